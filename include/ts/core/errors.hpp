@@ -1,0 +1,67 @@
+// Typed errors. Every error names what it can: the check or capture rule that fired,
+// the task, the resource, the schedule step (section and index) and, for counts,
+// bytes and strides, the expected and the actual value.
+#pragma once
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace ts {
+
+enum class Severity { Error, Warning };
+
+struct Diagnostic {
+  std::string check;      // identifier, e.g. "S6.6.work-bracketing" or "capture.second-domain-loop"
+  Severity severity = Severity::Error;
+  std::string task;       // empty when not task-specific
+  std::string resource;   // empty when not resource-specific
+  int step = -1;          // step id in the task's schedule, -1 when none
+  std::string section;    // "head", "loop", "tail" or ""
+  std::string step_text;  // the step as printed, e.g. "smem.acquire()"
+  std::string message;    // what is wrong, one sentence
+  std::string expected;   // for counts/bytes/strides
+  std::string actual;
+  std::string hint;       // how to fix, when obvious
+
+  // One clear paragraph for the user.
+  std::string format() const;
+};
+
+class Error : public std::runtime_error {
+ public:
+  explicit Error(Diagnostic d);
+  Diagnostic const& diagnostic() const { return diag_; }
+
+ private:
+  Diagnostic diag_;
+};
+
+// A schedule body used a construct in a way the recorder can already see is wrong.
+class CaptureError : public Error {
+ public:
+  using Error::Error;
+};
+
+// A pipeline factory was given values its type can never accept.
+class ConfigError : public Error {
+ public:
+  using Error::Error;
+};
+
+// Declarations of tasks/resources/graph that cannot be built (duplicate names ...).
+class ModelError : public Error {
+ public:
+  using Error::Error;
+};
+
+// print_and_verify() found one or more problems; all of them are kept.
+class VerificationError : public std::runtime_error {
+ public:
+  explicit VerificationError(std::vector<Diagnostic> diags);
+  std::vector<Diagnostic> const& diagnostics() const { return diags_; }
+
+ private:
+  std::vector<Diagnostic> diags_;
+};
+
+}  // namespace ts

@@ -1,0 +1,53 @@
+// The Model: everything verification, checking and printing read, as plain data.
+// TaskManager builds it (resources numbered, schedules recorded); every pass in
+// src/verify, src/print, src/check takes a Model const&.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ts/core/resource.hpp"
+#include "ts/schedule/ir.hpp"
+
+namespace ts {
+
+struct Options {
+  bool verbose = true;                    // print the report blocks (S8); errors are raised regardless
+  bool warning_mode = false;              // run every check but report as warnings (S5.3)
+  bool exhaustive_check = true;           // run the interleaving checker (S7)
+  long long state_cap = 20'000'000;       // checker state cap; hitting it is INCOMPLETE, never SAFE
+  bool assume_pdl_wait_completed = false; // a PDL wait was done outside TS (S12)
+  int sample_iterations = 3;              // domain-loop length the printout simulates when not static
+};
+
+struct TaskModel {
+  std::string name;
+  int warp_start = 0;
+  int num_warps = 0;
+  std::vector<int> reads;    // src_resources, by resource id
+  std::vector<int> writes;   // dst_resources
+  std::vector<int> schedule_args;  // the resources bound to the schedule's parameters, in order
+  std::optional<int> num_registers;
+  ir::ScheduleIR schedule;
+  int warp_end() const { return warp_start + num_warps; }
+};
+
+struct GraphEdge {
+  int resource = -1;
+  std::vector<int> upstream;  // resources that must be produced/consumed before it
+};
+
+struct Model {
+  std::vector<ResourceRef> resources;
+  std::vector<TaskModel> tasks;
+  std::vector<GraphEdge> graph;
+  Options options;
+
+  ResourceDecl const& resource(int id) const { return *resources.at(id); }
+  int find_resource(std::string const& name) const;
+  int total_warps() const;
+  // Text of a step as the user wrote it, e.g. "smem.acquire()" or "in.InputGmem::get_item()".
+  std::string step_text(int task, int step) const;
+};
+
+}  // namespace ts

@@ -1,0 +1,79 @@
+// Host-side resource objects: a named, optionally pipelined instance of a user's
+// resource struct (SPEC S1, S2), created with
+//   auto in   = ts::resource("in", InputGmem{src, n});
+//   auto smem = ts::resource("smem", SmemRing{}, ts::PipelineConfig::async_async({...}));
+// The value lives in shared storage so the allocator can write its SMEM/TMEM handle
+// offsets once and every copy (tasks, kernel parameters) sees them.
+#pragma once
+#include <memory>
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "ts/core/allocation_decl.hpp"
+#include "ts/core/pipeline_config.hpp"
+#include "ts/core/resource_types.hpp"
+
+namespace ts {
+
+enum class ResourceKind { Memory, WorkQueue, PdlWait, PdlLaunch };
+std::string to_string(ResourceKind k);
+
+struct ResourceDecl {
+  std::string name;
+  std::string type_name;
+  ResourceKind kind = ResourceKind::Memory;
+  std::optional<PipelineConfig> pipeline;
+  Allocations allocations;
+  bool pipelined() const { return pipeline.has_value(); }
+};
+
+using ResourceRef = std::shared_ptr<ResourceDecl>;
+
+template <class T>
+concept DeclaresAllocations = requires(T& t, Allocations& a) { t.declare_allocations(a); };
+
+template <class T>
+constexpr ResourceKind resource_kind_of() {
+  if constexpr (requires { T::is_work_queue; }) return ResourceKind::WorkQueue;
+  else if constexpr (requires { T::is_pdl_wait; }) return ResourceKind::PdlWait;
+  else if constexpr (requires { T::is_pdl_launch; }) return ResourceKind::PdlLaunch;
+  else return ResourceKind::Memory;
+}
+
+template <class T>
+class Resource {
+ public:
+  using value_type = T;
+  Resource(ResourceRef decl, std::shared_ptr<T> value) : decl_(std::move(decl)), value_(std::move(value)) {}
+  ResourceRef const& decl() const { return decl_; }
+  std::string const& name() const { return decl_->name; }
+  T& value() { return *value_; }
+  T const& value() const { return *value_; }
+  T* operator->() { return value_.get(); }
+  T const* operator->() const { return value_.get(); }
+  operator ResourceRef() const { return decl_; }  // NOLINT: resources are named in graphs and task lists
+
+ private:
+  ResourceRef decl_;
+  std::shared_ptr<T> value_;
+};
+
+std::string demangle(char const* mangled);
+
+template <class T>
+Resource<T> resource(std::string name, T value, std::optional<PipelineConfig> pipeline = std::nullopt) {
+  static_assert(std::is_trivially_copyable_v<T>,
+                "ts::resource: a resource struct is passed to the kernel by value, so it must be trivially copyable");
+  auto decl = std::make_shared<ResourceDecl>();
+  decl->name = std::move(name);
+  decl->type_name = demangle(typeid(T).name());
+  decl->kind = resource_kind_of<T>();
+  decl->pipeline = std::move(pipeline);
+  auto v = std::make_shared<T>(std::move(value));
+  if constexpr (DeclaresAllocations<T>) v->declare_allocations(decl->allocations);
+  return Resource<T>(std::move(decl), std::move(v));
+}
+
+}  // namespace ts

@@ -1,0 +1,24 @@
+// Printouts (SPEC S8.1, S8.2) and the machine-readable export of the model.
+#pragma once
+#include <ostream>
+#include <string>
+
+#include "ts/core/model.hpp"
+
+namespace ts::print {
+
+// Side-by-side schedule table: one column per task `name[warp_start:warp_end)`, the
+// combined Head + Loop + Tail of every task simulated step by step with producer and
+// consumer credits reconciled. Cells read `<resource> <op>[stage] <phase-tag> <call-idx>`;
+// `=> ` marks a step that took a credit handed over by another task; a step that cannot
+// proceed prints `is blocked!`; unbalanced pipelines end with lines such as
+// `1x ProducerCommit from smem not consumed!`. See docs/printout.md.
+void schedule_table(Model const& m, std::ostream& os);
+
+// Register budget block: each task's request against the launch budget (setmaxnreg).
+void register_budget(Model const& m, std::ostream& os);
+
+// JSON export of the model and its captured IR (docs/ir-json.md, schema "ts.model/1").
+std::string model_json(Model const& m);
+
+}  // namespace ts::print

@@ -1,0 +1,340 @@
+// The executing schedule context: the `s` a schedule functor receives when it runs,
+// on the GPU or in the CPU emulator. The same schedule body that the recorder turned
+// into IR runs here as real loops, branches and barrier operations.
+//
+// Backend primitives come from an Arch object (see arch_interface.md in docs/):
+//   ThreadCoord const& thread() const;  KernelContext const& kernel() const;
+//   void mbar_arrive(uint64_t*);  void mbar_arrive_expect_tx(uint64_t*, uint32_t);
+//   bool mbar_try_wait(uint64_t*, uint32_t phase);
+//   void mbar_wait(uint64_t*, uint32_t phase, WaitSite const&);
+//   void umma_commit(uint64_t*);                       // MMA-engine arrival (emulated on sm_90)
+//   template <class Q> WorkTile first_tile(Q const&);
+//   template <class Q> void queue_fetch(Q const&, void* response, uint64_t* full);
+//   template <class Q> WorkTile queue_read(Q const&, void const* response);
+//   void pdl_wait();  void pdl_launch();
+//   [[noreturn]] void fail(char const* what, WaitSite const&);
+// Each thread owns its context and its copies of the resource structs, so per-tile
+// state kept in resource fields is per-thread register state, as on the GPU.
+#pragma once
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+
+#include "ts/core/macros.hpp"
+#include "ts/core/resource_types.hpp"
+#include "ts/core/stage_info.hpp"
+#include "ts/core/work_traits.hpp"
+#include "ts/runtime/pipeline_runtime.hpp"
+#include "ts/schedule/unroll.hpp"
+
+namespace ts {
+
+
+// Names the blocked operation in a bounded wait's report.
+enum class SyncOp : uint8_t { TryAcquire, Acquire, Commit, TryWait, Wait, Release, Fetch, Advance };
+struct WaitSite {
+  int task = -1;
+  int resource = -1;
+  SyncOp op = SyncOp::Wait;
+  int stage = 0;
+  uint32_t phase = 0;
+};
+
+namespace exec {
+
+// Per (task, resource) pipeline position, kept by the executing thread.
+struct ResourceState {
+  PipelineCounter prod_open, prod_close, cons_open, cons_close;
+  int prod_stage = kNoStage, cons_stage = kNoStage, active_stage = kNoStage;
+  bool try_acquire_ready = false, try_wait_ready = false;
+};
+
+template <class Arch>
+class Context;
+
+template <class Ctx>
+class DomainLoop {
+ public:
+  TS_HD DomainLoop(Ctx* c) : ctx_(c) {}
+  template <class F>
+  TS_HD void first_iter(F&& body) { if (ctx_->live_ && count_ == 0) body(); }
+  template <class F>
+  TS_HD void last_iter(F&& body) { if (ctx_->live_ && last_) body(); }
+  template <class F>
+  TS_HD void every(int period, int start, F&& body) {
+    if (ctx_->live_ && count_ >= start && (count_ - start) % period == 0) body();
+  }
+  template <class F>
+  TS_HD void every(int period, F&& body) { every(period, 0, body); }
+  TS_HD void break_loop() { ctx_->live_ = false; }
+  TS_HD long long iteration() const { return count_; }
+
+  long long count_ = 0;
+  bool last_ = false;
+
+ private:
+  Ctx* ctx_;
+};
+
+template <class Ctx>
+class WorkTileLoop {
+ public:
+  TS_HD WorkTileLoop(Ctx* c, bool skip) : ctx_(c), skip_(skip) {}
+  template <class F>
+  TS_HD void skippable(F&& body) { if (!skip_ && ctx_->live_) body(); }
+  TS_HD int tile_idx() const { return ctx_->tile_.tile_idx; }
+
+ private:
+  Ctx* ctx_;
+  bool skip_;
+};
+
+template <class Ctx, class T>
+class Handle {
+ public:
+  using resource_type = T;
+  TS_HD Handle(Ctx* c, T* res, int id, ResourceState* st) : ctx_(c), res_(res), id_(id), st_(st) {}
+  TS_HD T* operator->() const { return res_; }
+  TS_HD T& get() const { return *res_; }
+  TS_HD int id() const { return id_; }
+
+  TS_HD void try_acquire() const {
+    if (!live() || !pipe().pipelined) return;
+    st_->try_acquire_ready = ctx_->arch_.mbar_try_wait(empty_bar(st_->prod_open.index), st_->prod_open.phase ^ 1u);
+  }
+  TS_HD void acquire() const {
+    if (!live()) return;
+    auto const& p = pipe();
+    if (p.kind == ResourceKindCode::PdlLaunch || !p.pipelined) return;
+    auto& c = st_->prod_open;
+    if (!st_->try_acquire_ready)
+      ctx_->arch_.mbar_wait(empty_bar(c.index), c.phase ^ 1u, site(SyncOp::Acquire, c));
+    st_->try_acquire_ready = false;
+    if ((p.producer == EngineKind::Tma || p.producer == EngineKind::ClcFetch) && ctx_->signals(SignalMode::CtaLeader))
+      ctx_->arch_.mbar_arrive_expect_tx(full_bar(c.index), p.stage_bytes);
+    st_->prod_stage = st_->active_stage = c.index;
+    c.advance(p.num_stages, p.stride_acquire);
+  }
+  TS_HD void commit() const {
+    if (!live()) return;
+    auto const& p = pipe();
+    if (p.kind == ResourceKindCode::PdlLaunch) {
+      ctx_->arch_.pdl_launch();
+      return;
+    }
+    if (!p.pipelined) return;
+    auto& c = st_->prod_close;
+    if (p.producer == EngineKind::Async && ctx_->signals(p.producer_signal)) ctx_->arch_.mbar_arrive(full_bar(c.index));
+    if (p.producer == EngineKind::Umma && ctx_->signals(SignalMode::CtaLeader)) ctx_->arch_.umma_commit(full_bar(c.index));
+    // Tma / ClcFetch: the phase completes by transaction bytes; nothing to signal.
+    c.advance(p.num_stages, p.stride_commit);
+  }
+  TS_HD void try_wait() const {
+    if (!live() || !pipe().pipelined) return;
+    st_->try_wait_ready = ctx_->arch_.mbar_try_wait(full_bar(st_->cons_open.index), st_->cons_open.phase);
+  }
+  TS_HD void wait() const {
+    if (!live()) return;
+    auto const& p = pipe();
+    if (p.kind == ResourceKindCode::PdlWait) {
+      ctx_->arch_.pdl_wait();
+      return;
+    }
+    if (!p.pipelined) return;
+    auto& c = st_->cons_open;
+    if (!st_->try_wait_ready) ctx_->arch_.mbar_wait(full_bar(c.index), c.phase, site(SyncOp::Wait, c));
+    st_->try_wait_ready = false;
+    st_->cons_stage = st_->active_stage = c.index;
+    c.advance(p.num_stages, p.stride_wait);
+  }
+  TS_HD void release() const {
+    if (!live()) return;
+    auto const& p = pipe();
+    if (!p.pipelined) return;
+    auto& c = st_->cons_close;
+    if (p.consumer == EngineKind::Umma) {
+      if (ctx_->signals(SignalMode::CtaLeader)) ctx_->arch_.umma_commit(empty_bar(c.index));
+    } else if (ctx_->signals(p.consumer_signal)) {
+      ctx_->arch_.mbar_arrive(empty_bar(c.index));
+    }
+    c.advance(p.num_stages, p.stride_release);
+  }
+
+  // Work-queue bookkeeping (SPEC S4.6).
+  TS_HD void get_and_advance_work_tile() const requires requires { T::is_work_queue; } {
+    if (!live()) return;
+    auto const& p = pipe();
+    if (p.pipelined) {
+      ctx_->tile_ = ctx_->arch_.queue_read(*res_, response(st_->cons_stage));
+    } else {
+      ctx_->tile_ = res_->make_tile(ctx_->tile_.tile_idx + ctx_->thread().grid_blocks);
+    }
+    ctx_->advanced_ = true;
+  }
+  TS_HD void fetch_work_tile() const requires requires { T::is_work_queue; } {
+    if (!live()) return;
+    if (ctx_->signals(SignalMode::CtaLeader))
+      ctx_->arch_.queue_fetch(*res_, response(st_->prod_stage), full_bar(st_->prod_stage));
+  }
+
+  template <auto M, class... A>
+  TS_HD auto invoke(A&&... args) const {
+    using W = work_traits<M>;
+    static_assert(std::is_base_of_v<typename W::owner, T>,
+                  "ts::work<M>(h): M is a method of another resource type than the handle's resource");
+    typename W::stage_type si;
+    fill(si, W::role);
+    using R = typename W::result;
+    if constexpr (std::is_void_v<R>) {
+      if (live()) (res_->*M)(si, std::forward<A>(args)...);
+    } else {
+      if (!live()) return R{};
+      return (res_->*M)(si, std::forward<A>(args)...);
+    }
+  }
+
+  template <auto M>
+  TS_HD long long per_tile() const {
+    return (res_->*M)(ctx_->tile_);
+  }
+
+ private:
+  TS_HD bool live() const { return ctx_->live_; }
+  TS_HD PipelineRuntime const& pipe() const { return ctx_->pipes_[id_]; }
+  TS_HD uint64_t* full_bar(int stage) const {
+    return reinterpret_cast<uint64_t*>(ctx_->kernel().smem_base + pipe().full_offset) + stage;
+  }
+  TS_HD uint64_t* empty_bar(int stage) const {
+    return reinterpret_cast<uint64_t*>(ctx_->kernel().smem_base + pipe().empty_offset) + stage;
+  }
+  TS_HD void* response(int stage) const {
+    return ctx_->kernel().smem_base + pipe().response_offset + 16 * (stage < 0 ? 0 : stage);
+  }
+  TS_HD WaitSite site(SyncOp op, PipelineCounter const& c) const {
+    WaitSite w;
+    w.task = ctx_->task_id_;
+    w.resource = id_;
+    w.op = op;
+    w.stage = c.index;
+    w.phase = c.phase;
+    return w;
+  }
+  TS_HD void fill(StageInfo& si, WorkRole role) const {
+    si.loop_offset = ctx_->loop_offset_;
+    int stage = role == WorkRole::Producer ? st_->prod_stage
+                : role == WorkRole::Consumer ? st_->cons_stage
+                                             : st_->active_stage;
+    si.stage_idx = pipe().pipelined ? stage : kNoStage;
+    si.barrier = (pipe().pipelined && stage >= 0) ? full_bar(stage) : nullptr;
+    si.work_tile = ctx_->tile_;
+    si.context = ctx_->kernel();
+    si.thread = ctx_->thread();
+  }
+
+  Ctx* ctx_;
+  T* res_;
+  int id_;
+  ResourceState* st_;
+};
+
+template <class Arch>
+class Context {
+ public:
+  static constexpr bool is_recording = false;
+  TS_HD Context(Arch& arch, PipelineRuntime const* pipes, int task_id) : arch_(arch), pipes_(pipes), task_id_(task_id) {
+    tile_.tile_idx = arch.thread().block_idx;
+    tile_.coord[0] = tile_.tile_idx;
+  }
+
+  TS_HD ThreadCoord const& thread() const { return arch_.thread(); }
+  TS_HD KernelContext const& kernel() const { return arch_.kernel(); }
+  TS_HD int task_threads() const { return thread().task_threads; }
+  TS_HD long long task_thread() const { return thread().thread_in_task; }
+  TS_HD long long block_idx() const { return thread().block_idx; }
+  TS_HD long long grid_blocks() const { return thread().grid_blocks; }
+  TS_HD long long global_thread() const { return block_idx() * task_threads() + task_thread(); }
+  TS_HD long long grid_threads() const { return grid_blocks() * task_threads(); }
+
+  template <class B0, class B1, class B2, class F>
+  TS_HD void domain_loop(B0 start, B1 end, B2 step, F&& body) {
+    run_domain_loop(static_cast<long long>(start), static_cast<long long>(end), static_cast<long long>(step), body);
+  }
+  template <class B0, class B1, class B2, int N, class F>
+  TS_HD void domain_loop(B0 start, B1 end, B2 step, Unroll<N>, F&& body) {
+    // The factor is recorded for the printout; nvcc and g++ take their own unrolling
+    // decisions on the loop below (a #pragma cannot take a template argument portably).
+    run_domain_loop(static_cast<long long>(start), static_cast<long long>(end), static_cast<long long>(step), body);
+  }
+
+  template <class H, class F>
+  TS_HD void work_tile_loop(H const& wq, F&& body) {
+    run_tile_loop(wq, [](auto const&, WorkTile const&) { return false; }, body);
+  }
+  template <class H, class S, class F>
+  TS_HD void work_tile_loop(H const& wq, S const& skip, F&& body) {
+    run_tile_loop(wq, skip, body);
+  }
+
+  template <class C, class F>
+  TS_HD void when_true(C const& cond, F&& body) { if (live_ && cond != C{}) body(); }
+  template <class C, class F>
+  TS_HD void when_false(C const& cond, F&& body) { if (live_ && cond == C{}) body(); }
+  template <class C, class K, class F>
+  TS_HD void when_true(C const& cond, K const&, F&& body) { when_true(cond, body); }
+  template <class C, class K, class F>
+  TS_HD void when_false(C const& cond, K const&, F&& body) { when_false(cond, body); }
+
+  TS_HD bool signals(SignalMode m) const {
+    ThreadCoord const& t = thread();
+    switch (m) {
+      case SignalMode::All: return true;
+      case SignalMode::CtaLeader: return t.thread_in_task == 0;
+      case SignalMode::TaskWarpLeader: return (t.thread_in_task & 31) == 0;
+      case SignalMode::CtaLeaderTaskWarpLeader: return (t.thread_in_task & 31) == 0;
+    }
+    return true;
+  }
+
+  Arch& arch_;
+  PipelineRuntime const* pipes_;
+  int task_id_;
+  long long loop_offset_ = 0;
+  WorkTile tile_{};
+  bool live_ = true;
+  bool advanced_ = false;
+
+ private:
+  template <class F>
+  TS_HD void run_domain_loop(long long start, long long end, long long step, F& body) {
+    DomainLoop<Context> d(this);
+    for (long long i = start; step > 0 ? i < end : i > end; i += step) {
+      loop_offset_ = i;
+      d.last_ = step > 0 ? i + step >= end : i + step <= end;
+      body(d);
+      ++d.count_;
+      if (!live_) {  // break_loop(): leave the loop, resume after it
+        live_ = true;
+        break;
+      }
+    }
+  }
+  template <class H, class S, class F>
+  TS_HD void run_tile_loop(H const& wq, S const& skip, F& body) {
+    tile_ = arch_.first_tile(wq.get());
+    while (tile_.valid) {
+      WorkTileLoop<Context> h(this, skip(wq.get(), tile_));
+      advanced_ = false;
+      body(h);
+      if (!advanced_) {
+        WaitSite w;
+        w.task = task_id_;
+        w.resource = wq.id();
+        w.op = SyncOp::Advance;
+        arch_.fail("work_tile_loop body finished without get_and_advance_work_tile(): the loop would never end", w);
+      }
+    }
+  }
+};
+
+}  // namespace exec
+}  // namespace ts

@@ -1,0 +1,48 @@
+// What a kernel needs to run one resource's pipeline: a plain-old-data summary of the
+// PipelineConfig plus where its barriers (and, for queues, response buffers) were
+// placed in shared memory. Built on the host by the launcher, read on the device.
+#pragma once
+#include <cstdint>
+
+#include "ts/core/macros.hpp"
+
+namespace ts {
+
+enum class EngineKind : uint8_t { None, Async, Tma, Umma, ClcFetch };
+enum class SignalMode : uint8_t { All = 0, CtaLeader = 1, TaskWarpLeader = 2, CtaLeaderTaskWarpLeader = 3 };
+
+enum class ResourceKindCode : uint8_t { Memory, WorkQueue, PdlWait, PdlLaunch };
+
+struct PipelineRuntime {
+  ResourceKindCode kind = ResourceKindCode::Memory;
+  bool pipelined = false;
+  EngineKind producer = EngineKind::None;
+  EngineKind consumer = EngineKind::None;
+  int num_stages = 0;
+  uint32_t stage_bytes = 0;            // transaction bytes per stage (TMA / CLC producers)
+  int full_arrivals = 0;               // init count of each full barrier
+  int empty_arrivals = 0;              // init count of each empty barrier
+  SignalMode producer_signal = SignalMode::All;
+  SignalMode consumer_signal = SignalMode::All;
+  SignalMode wait_signal = SignalMode::All;  // split-consumer override for the release side
+  uint32_t full_offset = 0;            // SMEM byte offset of full[num_stages]
+  uint32_t empty_offset = 0;           // SMEM byte offset of empty[num_stages]
+  uint32_t response_offset = 0;        // SMEM byte offset of CLC-style responses (queues)
+  int8_t stride_acquire = 1, stride_commit = 1, stride_wait = 1, stride_release = 1;
+};
+
+// A stage counter with its phase bit (CUTLASS's PipelineState): advancing past the
+// last stage wraps the index and flips the phase.
+struct PipelineCounter {
+  int index = 0;
+  uint32_t phase = 0;
+  TS_HD void advance(int num_stages, int by = 1) {
+    index += by;
+    while (index >= num_stages) {
+      index -= num_stages;
+      phase ^= 1u;
+    }
+  }
+};
+
+}  // namespace ts

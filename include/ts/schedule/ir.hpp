@@ -1,0 +1,135 @@
+// The schedule IR: what a schedule functor records on the host (SPEC S4).
+//
+// A schedule is a tree of blocks whose leaves are steps. Every consumer of the IR
+// (validation passes, the exhaustive checker, the printout, the JSON export) reads
+// this one structure; nothing keeps a second description of a schedule.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ts/core/work_traits.hpp"
+
+namespace ts::ir {
+
+// What one step does.
+enum class StepKind {
+  Work,          // a producer/consumer/auxiliary work method
+  TryAcquire, Acquire, Commit,   // producer side of a pipelined resource
+  TryWait, Wait, Release,        // consumer side
+  QueueAdvance,  // WorkQueue::get_and_advance_work_tile (queue epilogue)
+  QueueFetch,    // WorkQueue::fetch_work_tile (scheduler task)
+  BreakLoop,     // domain-loop handle break_loop()
+};
+
+// Where a step sits relative to the domain loop (SPEC S4.8).
+enum class Section { Head, Loop, Tail };
+
+enum class BlockKind {
+  Root,
+  DomainLoop,
+  WorkTileLoop,
+  Skippable,
+  FirstIter,
+  LastIter,
+  Every,
+  WhenTrue,
+  WhenFalse,
+};
+
+// One loop bound (SPEC S4.2).
+struct Bound {
+  enum class Kind { Static, Runtime, PerTile };
+  Kind kind = Kind::Static;
+  long long value = 0;     // Static: the value; Runtime: value seen at capture, if known
+  bool value_known = true; // Runtime bounds from thread/block indices are unknown on the host
+  std::string expr;        // printable form, e.g. "8", "block_idx*256+thread", "Offsets::domain_size(tile)"
+  int provider_resource = -1;  // PerTile: resource whose method computes the bound
+};
+
+// How a work_tile_loop decides to skip a tile (SPEC S4.5).
+struct SkipIf {
+  enum class Form { None, QueueMethod, ForeignMethod, FunctionQueueTile, FunctionTile };
+  Form form = Form::None;
+  std::string name;        // printable name of the predicate
+  std::string owner_type;  // for methods: the class the method belongs to
+};
+
+// A child of a block: either a nested block or a step.
+struct Node {
+  bool is_block = false;
+  int index = 0;  // into ScheduleIR::blocks or ScheduleIR::steps
+};
+
+struct Block {
+  int id = 0;
+  BlockKind kind = BlockKind::Root;
+  int parent = -1;
+  std::vector<Node> children;
+  // DomainLoop
+  Bound start, end, step;
+  std::optional<int> unroll = 1;  // nullopt: compiler's choice
+  // Every
+  int period = 0, every_start = 0;
+  // WhenTrue / WhenFalse
+  int cond_slot = -1;
+  std::string cond_key;     // correlation key (explicit, or the automatic resource.method.result)
+  bool key_explicit = false;
+  // WorkTileLoop
+  int queue_resource = -1;
+  SkipIf skip_if;
+  // Guards (FirstIter, LastIter, Every) and BreakLoop refer to their loop block.
+  int loop_block = -1;
+};
+
+// A task-local variable slot (SPEC S2.2): one per returned value of a work call.
+struct Slot {
+  int id = 0;
+  std::string name;          // "<resource>.<method>.<result index or declared name>"
+  std::string type;          // C++ type name
+  std::string default_value; // printable default
+  std::string doc;
+  int producer_step = -1;    // the work step that writes it
+  int result_index = 0;
+};
+
+struct Step {
+  int id = 0;
+  StepKind kind = StepKind::Work;
+  int resource = -1;           // global resource id (TaskManager's table)
+  WorkRole role = WorkRole::Auxiliary;  // Work steps only
+  std::string method;          // Work: "InputGmem::get_item"; sync ops: "acquire", ...
+  std::vector<std::string> ct_args;  // compile-time arguments, e.g. {"1"} for load<1>
+  std::vector<int> reads_slots;      // tokens consumed
+  std::vector<int> writes_slots;     // slots produced
+  int block = 0;               // innermost enclosing block
+  Section section = Section::Head;
+  int member = -1;             // pipeline-group member index, -1 for the resource itself
+};
+
+struct ScheduleIR {
+  std::string name;            // schedule functor type
+  std::vector<Block> blocks;   // blocks[0] is the root
+  std::vector<Step> steps;     // in program order
+  std::vector<Slot> slots;
+  int domain_loop = -1;        // block id of the domain loop, -1 when none
+  int work_tile_loop = -1;     // block id of the work-tile loop, -1 when none
+};
+
+std::string to_string(StepKind k);
+std::string to_string(Section s);
+std::string to_string(BlockKind k);
+std::string to_string(Bound::Kind k);
+std::string to_string(SkipIf::Form f);
+std::string to_string(WorkRole r);
+
+bool is_producer_sync(StepKind k);  // TryAcquire, Acquire, Commit
+bool is_consumer_sync(StepKind k);  // TryWait, Wait, Release
+bool is_sync(StepKind k);
+
+// Blocks enclosing `block`, innermost first (block itself included).
+std::vector<int> enclosing_blocks(ScheduleIR const& ir, int block);
+bool inside(ScheduleIR const& ir, int block, BlockKind kind);
+
+}  // namespace ts::ir

@@ -1,0 +1,96 @@
+// TaskManager (SPEC S1, S5): ties tasks, resources and the dependency graph together,
+// records every schedule into the Model, prints it and verifies it. Backends run a
+// verified manager: ts::cpu::run(tm, ...) and ts::cuda::launch(tm, ...).
+#pragma once
+#include <iostream>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "ts/core/model.hpp"
+#include "ts/core/task.hpp"
+#include "ts/schedule/recorder.hpp"
+#include "ts/verify/report.hpp"
+
+namespace ts {
+
+class TaskManagerBase {
+ public:
+  Model const& model() const { return model_; }
+  Options const& options() const { return model_.options; }
+
+  // S8.1 schedule table and S8.2 register budget (silenced by verbose=false).
+  void print(std::ostream& os = std::cout) const;
+  // Prints (when verbose), runs every static check and, when enabled, the exhaustive
+  // checker. Throws ts::VerificationError on errors unless warning_mode is set.
+  VerifyReport print_and_verify(std::ostream& os = std::cout);
+  bool verified() const { return verified_; }
+  VerifyReport const& last_report() const { return report_; }
+  // Stable JSON export of the captured model (docs/ir-json.md).
+  std::string to_json() const;
+
+ protected:
+  explicit TaskManagerBase(Options o) { model_.options = o; }
+  int register_resource(ResourceRef const& r);
+  void add_graph(DependencyGraph const& g);
+  std::vector<ResourceInfoForRecording> recording_infos() const;
+
+  Model model_;
+  bool verified_ = false;
+  VerifyReport report_;
+};
+
+template <class... Tasks>
+class TaskManager : public TaskManagerBase {
+ public:
+  TaskManager(std::tuple<Tasks...> tasks, DependencyGraph const& graph, Options options = {})
+      : TaskManagerBase(options), tasks_(std::move(tasks)) {
+    std::apply([&](auto const&... t) { (register_task_resources(t), ...); }, tasks_);
+    add_graph(graph);
+    std::apply([&](auto const&... t) { (record_task(t), ...); }, tasks_);
+  }
+  std::tuple<Tasks...> const& tasks() const { return tasks_; }
+
+ private:
+  template <class T>
+  void register_task_resources(T const& t) {
+    TaskModel m;
+    m.name = t.decl().name;
+    m.warp_start = t.decl().warp_start;
+    m.num_warps = t.decl().num_warps;
+    m.num_registers = t.decl().num_registers;
+    std::apply([&](auto const&... r) { (m.schedule_args.push_back(register_resource(r.decl())), ...); }, t.args());
+    for (auto const& r : t.decl().reads) m.reads.push_back(register_resource(r));
+    for (auto const& r : t.decl().writes) m.writes.push_back(register_resource(r));
+    model_.tasks.push_back(std::move(m));
+  }
+
+  template <class T>
+  void record_task(T const& t) {
+    size_t index = recorded_++;
+    TaskModel& m = model_.tasks[index];
+    ScheduleRecorder rec(type_name<typename T::schedule_type>(), m.name, recording_infos());
+    rec::Context ctx(&rec, m.num_warps * 32);
+    record_with_handles(t, rec, ctx, m, std::index_sequence_for<>{}, std::make_index_sequence<
+        std::tuple_size_v<typename T::resource_types>>{});
+    m.schedule = rec.finish();
+  }
+  template <class T, size_t... Is>
+  void record_with_handles(T const& t, ScheduleRecorder& rec, rec::Context& ctx, TaskModel const& m,
+                           std::index_sequence<>, std::index_sequence<Is...>) {
+    auto handles = std::make_tuple(
+        rec::Handle<typename std::tuple_element_t<Is, typename T::resource_types>>(
+            &rec, m.schedule_args[Is], &std::get<Is>(t.args()).value())...);
+    std::apply([&](auto&... h) { t.schedule()(ctx, h...); }, handles);
+  }
+
+  std::tuple<Tasks...> tasks_;
+  size_t recorded_ = 0;
+};
+
+template <class... T>
+std::tuple<T...> tasks(T const&... t) {
+  return std::tuple<T...>(t...);
+}
+
+}  // namespace ts

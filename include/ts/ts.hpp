@@ -1,0 +1,16 @@
+// Umbrella header for host code: model, schedule capture, task manager.
+#pragma once
+#include "ts/core/allocation.hpp"
+#include "ts/core/allocation_decl.hpp"
+#include "ts/core/model.hpp"
+#include "ts/core/pipeline_config.hpp"
+#include "ts/core/resource.hpp"
+#include "ts/core/resource_types.hpp"
+#include "ts/core/stage_info.hpp"
+#include "ts/core/task.hpp"
+#include "ts/schedule/recorder.hpp"
+#include "ts/schedule/skip_if.hpp"
+#include "ts/schedule/slots.hpp"
+#include "ts/schedule/unroll.hpp"
+#include "ts/schedule/work.hpp"
+#include "ts/task_manager.hpp"

@@ -1,0 +1,34 @@
+#include "ts/core/model.hpp"
+
+#include <sstream>
+
+namespace ts {
+
+int Model::find_resource(std::string const& name) const {
+  for (size_t i = 0; i < resources.size(); ++i)
+    if (resources[i]->name == name) return static_cast<int>(i);
+  return -1;
+}
+
+int Model::total_warps() const {
+  int w = 0;
+  for (auto const& t : tasks) w = std::max(w, t.warp_end());
+  return w;
+}
+
+std::string Model::step_text(int task, int step) const {
+  auto const& s = tasks.at(task).schedule.steps.at(step);
+  std::ostringstream os;
+  if (s.kind == ir::StepKind::BreakLoop) return "break_loop()";
+  os << (s.resource >= 0 ? resources.at(s.resource)->name : std::string("?")) << ".";
+  if (s.kind == ir::StepKind::Work) {
+    auto m = s.method;
+    auto p = m.rfind("::", m.find('<'));
+    os << (p == std::string::npos ? m : m.substr(p + 2)) << "()";
+  } else {
+    os << ir::to_string(s.kind) << "()";
+  }
+  return os.str();
+}
+
+}  // namespace ts

@@ -1,0 +1,27 @@
+#include "ts/core/resource.hpp"
+
+#include <cxxabi.h>
+
+#include <cstdlib>
+
+namespace ts {
+
+std::string to_string(ResourceKind k) {
+  switch (k) {
+    case ResourceKind::Memory: return "memory";
+    case ResourceKind::WorkQueue: return "work_queue";
+    case ResourceKind::PdlWait: return "pdl_wait";
+    case ResourceKind::PdlLaunch: return "pdl_launch";
+  }
+  return "?";
+}
+
+std::string demangle(char const* mangled) {
+  int status = 0;
+  char* s = abi::__cxa_demangle(mangled, nullptr, nullptr, &status);
+  std::string out = (status == 0 && s) ? s : mangled;
+  std::free(s);
+  return out;
+}
+
+}  // namespace ts

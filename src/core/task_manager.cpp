@@ -1,0 +1,70 @@
+#include "ts/task_manager.hpp"
+
+#include "ts/print/printout.hpp"
+#include "ts/verify/checker.hpp"
+#include "ts/verify/static_checks.hpp"
+
+namespace ts {
+
+int TaskManagerBase::register_resource(ResourceRef const& r) {
+  for (size_t i = 0; i < model_.resources.size(); ++i) {
+    if (model_.resources[i] == r) return static_cast<int>(i);
+    if (model_.resources[i]->name == r->name) {
+      Diagnostic d;
+      d.check = "model.duplicate-resource-name";
+      d.resource = r->name;
+      d.message = "two different resources are both named '" + r->name + "'; names identify resources in every report";
+      throw ModelError(d);
+    }
+  }
+  model_.resources.push_back(r);
+  return static_cast<int>(model_.resources.size() - 1);
+}
+
+void TaskManagerBase::add_graph(DependencyGraph const& g) {
+  for (auto const& e : g.edges) {
+    GraphEdge ge;
+    ge.resource = register_resource(e.resource);
+    for (auto const& u : e.upstream) ge.upstream.push_back(register_resource(u));
+    model_.graph.push_back(std::move(ge));
+  }
+}
+
+std::vector<ResourceInfoForRecording> TaskManagerBase::recording_infos() const {
+  std::vector<ResourceInfoForRecording> v;
+  for (auto const& r : model_.resources)
+    v.push_back({r->name, r->pipelined(), r->kind == ResourceKind::WorkQueue});
+  return v;
+}
+
+void TaskManagerBase::print(std::ostream& os) const {
+  print::schedule_table(model_, os);
+  print::register_budget(model_, os);
+}
+
+VerifyReport TaskManagerBase::print_and_verify(std::ostream& os) {
+  VerifyReport rep;
+  if (model_.options.verbose) print(os);
+  rep.diagnostics = verify::run_static_checks(model_);
+  bool errors = false;
+  for (auto& d : rep.diagnostics) {
+    if (model_.options.warning_mode) d.severity = Severity::Warning;
+    if (d.severity == Severity::Error) errors = true;
+  }
+  if (!errors && model_.options.exhaustive_check) {
+    auto r = check::run_exhaustive(model_);
+    rep.verdict = r.verdict;
+    rep.checker_text = r.report;
+    if (model_.options.verbose && !r.report.empty()) os << r.report;
+  }
+  for (auto const& d : rep.diagnostics)
+    if (d.severity == Severity::Warning) os << d.format() << "\n";
+  report_ = rep;
+  if (errors) throw VerificationError(rep.diagnostics);
+  verified_ = rep.verdict != Verdict::Unsafe || model_.options.warning_mode;
+  return rep;
+}
+
+std::string TaskManagerBase::to_json() const { return print::model_json(model_); }
+
+}  // namespace ts

@@ -1,0 +1,92 @@
+#include "ts/schedule/ir.hpp"
+
+namespace ts::ir {
+
+std::string to_string(StepKind k) {
+  switch (k) {
+    case StepKind::Work: return "work";
+    case StepKind::TryAcquire: return "try_acquire";
+    case StepKind::Acquire: return "acquire";
+    case StepKind::Commit: return "commit";
+    case StepKind::TryWait: return "try_wait";
+    case StepKind::Wait: return "wait";
+    case StepKind::Release: return "release";
+    case StepKind::QueueAdvance: return "get_and_advance_work_tile";
+    case StepKind::QueueFetch: return "fetch_work_tile";
+    case StepKind::BreakLoop: return "break_loop";
+  }
+  return "?";
+}
+
+std::string to_string(Section s) {
+  switch (s) {
+    case Section::Head: return "head";
+    case Section::Loop: return "loop";
+    case Section::Tail: return "tail";
+  }
+  return "?";
+}
+
+std::string to_string(BlockKind k) {
+  switch (k) {
+    case BlockKind::Root: return "root";
+    case BlockKind::DomainLoop: return "domain_loop";
+    case BlockKind::WorkTileLoop: return "work_tile_loop";
+    case BlockKind::Skippable: return "skippable";
+    case BlockKind::FirstIter: return "first_iter";
+    case BlockKind::LastIter: return "last_iter";
+    case BlockKind::Every: return "every";
+    case BlockKind::WhenTrue: return "when_true";
+    case BlockKind::WhenFalse: return "when_false";
+  }
+  return "?";
+}
+
+std::string to_string(Bound::Kind k) {
+  switch (k) {
+    case Bound::Kind::Static: return "static";
+    case Bound::Kind::Runtime: return "runtime";
+    case Bound::Kind::PerTile: return "per_tile";
+  }
+  return "?";
+}
+
+std::string to_string(SkipIf::Form f) {
+  switch (f) {
+    case SkipIf::Form::None: return "none";
+    case SkipIf::Form::QueueMethod: return "queue_method";
+    case SkipIf::Form::ForeignMethod: return "foreign_method";
+    case SkipIf::Form::FunctionQueueTile: return "function_queue_tile";
+    case SkipIf::Form::FunctionTile: return "function_tile";
+  }
+  return "?";
+}
+
+std::string to_string(WorkRole r) {
+  switch (r) {
+    case WorkRole::Producer: return "producer";
+    case WorkRole::Consumer: return "consumer";
+    case WorkRole::Auxiliary: return "auxiliary";
+  }
+  return "?";
+}
+
+bool is_producer_sync(StepKind k) {
+  return k == StepKind::TryAcquire || k == StepKind::Acquire || k == StepKind::Commit;
+}
+bool is_consumer_sync(StepKind k) { return k == StepKind::TryWait || k == StepKind::Wait || k == StepKind::Release; }
+bool is_sync(StepKind k) { return is_producer_sync(k) || is_consumer_sync(k); }
+
+std::vector<int> enclosing_blocks(ScheduleIR const& ir, int block) {
+  std::vector<int> out;
+  for (int b = block; b >= 0; b = ir.blocks[b].parent) out.push_back(b);
+  return out;
+}
+
+bool inside(ScheduleIR const& ir, int block, BlockKind kind) {
+  for (int b : enclosing_blocks(ir, block))
+    if (ir.blocks[b].kind == kind) return true;
+  return false;
+}
+
+}  // namespace ts::ir
