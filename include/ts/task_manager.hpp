@@ -3,12 +3,14 @@
 // verified manager: ts::cpu::run(tm, ...) and ts::cuda::launch(tm, ...).
 #pragma once
 #include <iostream>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <vector>
 
 #include "ts/core/model.hpp"
 #include "ts/core/task.hpp"
+#include "ts/runtime/launch_layout.hpp"
 #include "ts/schedule/recorder.hpp"
 #include "ts/verify/report.hpp"
 
@@ -28,6 +30,9 @@ class TaskManagerBase {
   VerifyReport const& last_report() const { return report_; }
   // Stable JSON export of the captured model (docs/ir-json.md).
   std::string to_json() const;
+  // The kernel's SMEM/TMEM/barrier layout, made on first use and then fixed: the
+  // allocator writes each declared handle's offset exactly once (SPEC S9.1).
+  LaunchLayout const& layout();
 
  protected:
   explicit TaskManagerBase(Options o) { model_.options = o; }
@@ -38,6 +43,7 @@ class TaskManagerBase {
   Model model_;
   bool verified_ = false;
   VerifyReport report_;
+  std::optional<LaunchLayout> layout_;
 };
 
 template <class... Tasks>

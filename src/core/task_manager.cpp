@@ -65,6 +65,11 @@ VerifyReport TaskManagerBase::print_and_verify(std::ostream& os) {
   return rep;
 }
 
+LaunchLayout const& TaskManagerBase::layout() {
+  if (!layout_) layout_ = make_launch_layout(model_);
+  return *layout_;
+}
+
 std::string TaskManagerBase::to_json() const { return print::model_json(model_); }
 
 }  // namespace ts

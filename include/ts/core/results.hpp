@@ -19,7 +19,10 @@ struct ResultLeaf {
 template <class Seq, class... Ts>
 struct ResultStorage;
 template <std::size_t... Is, class... Ts>
-struct ResultStorage<std::index_sequence<Is...>, Ts...> : ResultLeaf<Is, Ts>... {};
+struct ResultStorage<std::index_sequence<Is...>, Ts...> : ResultLeaf<Is, Ts>... {
+  ResultStorage() = default;
+  TS_HD constexpr explicit ResultStorage(Ts... vs) : ResultLeaf<Is, Ts>{vs}... {}
+};
 
 template <std::size_t I, class T>
 TS_HD constexpr T& leaf(ResultLeaf<I, T>& l) { return l.value; }
@@ -29,19 +32,15 @@ TS_HD constexpr T const& leaf(ResultLeaf<I, T> const& l) { return l.value; }
 
 template <class... Ts>
 struct Results : detail::ResultStorage<std::index_sequence_for<Ts...>, Ts...> {
+  using Base = detail::ResultStorage<std::index_sequence_for<Ts...>, Ts...>;
   static constexpr std::size_t size = sizeof...(Ts);
   Results() = default;
-  TS_HD constexpr Results(Ts... vs) { assign(std::index_sequence_for<Ts...>{}, vs...); }
+  TS_HD constexpr Results(Ts... vs) : Base(vs...) {}
   template <std::size_t I>
   TS_HD constexpr auto& get() { return detail::leaf<I>(*this); }
   template <std::size_t I>
   TS_HD constexpr auto const& get() const { return detail::leaf<I>(*this); }
 
- private:
-  template <std::size_t... Is>
-  TS_HD constexpr void assign(std::index_sequence<Is...>, Ts... vs) {
-    ((detail::leaf<Is>(*this) = vs), ...);
-  }
 };
 
 template <class T>

@@ -1,0 +1,77 @@
+// Warp-role dispatch shared by both backends: the kernel parameter block built from a
+// verified TaskManager, and the per-thread entry that picks the thread's task by its
+// warp index and runs that task's schedule in the executing context.
+#pragma once
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+
+#include "ts/core/macros.hpp"
+#include "ts/core/results.hpp"
+#include "ts/runtime/exec_context.hpp"
+#include "ts/runtime/pipeline_runtime.hpp"
+
+namespace ts {
+
+constexpr int kMaxResources = 32;
+
+// One task's part of the kernel parameters: its schedule functor, copies of the
+// resource structs bound to the schedule's parameters, and their resource ids.
+template <class Sched, class... R>
+struct TaskParams {
+  using schedule_type = Sched;
+  Sched sched;
+  Results<R...> values;
+  int ids[sizeof...(R) > 0 ? sizeof...(R) : 1];
+  int warp_start;
+  int num_warps;
+};
+
+template <class... TP>
+struct KernelParams {
+  Results<TP...> tasks;
+  PipelineRuntime pipes[kMaxResources];
+  int num_resources;
+  uint32_t smem_bytes;
+  int block_threads;
+};
+
+namespace detail {
+
+template <class Arch, class Sched, class... R, std::size_t... I>
+TS_HD void run_task_impl(Arch& arch, PipelineRuntime const* pipes, int task_id, TaskParams<Sched, R...> const& tp,
+                         std::index_sequence<I...>) {
+  exec::Context<Arch> ctx(arch, pipes, task_id);
+  exec::ResourceState st[sizeof...(R) > 0 ? sizeof...(R) : 1];
+  // Per-thread copies: per-tile state kept in resource fields is thread-private.
+  Results<R...> values = tp.values;
+  auto handles = Results<exec::Handle<exec::Context<Arch>, R>...>{
+      exec::Handle<exec::Context<Arch>, R>(&ctx, &values.template get<I>(), tp.ids[I], &st[I])...};
+  tp.sched(ctx, handles.template get<I>()...);
+}
+
+}  // namespace detail
+
+// Runs the task this thread belongs to. `arch.coord` must hold the block-level fields
+// (thread_in_block, block_threads, block_idx, grid_blocks); the task fields are set here.
+template <class Arch, class... TP>
+TS_HD void run_thread(Arch& arch, KernelParams<TP...> const& p) {
+  int warp = arch.coord.thread_in_block >> 5;
+  [&]<std::size_t... T>(std::index_sequence<T...>) {
+    (
+        [&] {
+          auto const& tp = p.tasks.template get<T>();
+          if (warp >= tp.warp_start && warp < tp.warp_start + tp.num_warps) {
+            arch.coord.thread_in_task = arch.coord.thread_in_block - tp.warp_start * 32;
+            arch.coord.task_threads = tp.num_warps * 32;
+            using TPT = std::remove_cvref_t<decltype(tp)>;
+            detail::run_task_impl(arch, p.pipes, int(T), tp, std::make_index_sequence<std::tuple_size_v<
+                                      std::remove_cvref_t<decltype(tp.values)>>>{});
+            (void)sizeof(TPT);
+          }
+        }(),
+        ...);
+  }(std::index_sequence_for<TP...>{});
+}
+
+}  // namespace ts

@@ -1,0 +1,49 @@
+// Host side: build the KernelParams of a TaskManager from its launch layout.
+#pragma once
+#include <stdexcept>
+#include <tuple>
+
+#include "ts/runtime/dispatch.hpp"
+#include "ts/runtime/launch_layout.hpp"
+#include "ts/task_manager.hpp"
+
+namespace ts {
+
+namespace detail {
+template <class Sched, class... R>
+TaskParams<Sched, R...> task_params(ScheduledTask<Sched, R...> const& t, TaskModel const& m) {
+  TaskParams<Sched, R...> tp{t.schedule(), {}, {}, m.warp_start, m.num_warps};
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    ((tp.values.template get<I>() = std::get<I>(t.args()).value()), ...);
+    ((tp.ids[I] = m.schedule_args[I]), ...);
+  }(std::index_sequence_for<R...>{});
+  return tp;
+}
+template <class T>
+struct task_params_of;
+template <class Sched, class... R>
+struct task_params_of<ScheduledTask<Sched, R...>> {
+  using type = TaskParams<Sched, R...>;
+};
+}  // namespace detail
+
+template <class... Tasks>
+using KernelParamsOf = KernelParams<typename detail::task_params_of<Tasks>::type...>;
+
+// The manager's layout must already be made (TaskManagerBase::layout()).
+template <class... Tasks>
+KernelParamsOf<Tasks...> make_kernel_params(TaskManager<Tasks...> const& tm, LaunchLayout const& layout) {
+  KernelParamsOf<Tasks...> p{};
+  if (layout.pipes.size() > static_cast<size_t>(kMaxResources))
+    throw std::length_error("ts: more than kMaxResources resources in one kernel");
+  [&]<std::size_t... T>(std::index_sequence<T...>) {
+    ((p.tasks.template get<T>() = detail::task_params(std::get<T>(tm.tasks()), tm.model().tasks[T])), ...);
+  }(std::index_sequence_for<Tasks...>{});
+  for (size_t r = 0; r < layout.pipes.size(); ++r) p.pipes[r] = layout.pipes[r];
+  p.num_resources = static_cast<int>(layout.pipes.size());
+  p.smem_bytes = layout.smem_bytes;
+  p.block_threads = layout.block_threads;
+  return p;
+}
+
+}  // namespace ts

@@ -1,0 +1,156 @@
+#include "ts/runtime/launch_layout.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include "ts/core/errors.hpp"
+
+namespace ts {
+
+namespace {
+
+uint32_t align_up(uint64_t v, uint32_t a) { return static_cast<uint32_t>((v + a - 1) / a * a); }
+
+EngineKind engine(PipelineConfig::Engine e) {
+  switch (e) {
+    case PipelineConfig::Engine::Async: return EngineKind::Async;
+    case PipelineConfig::Engine::Tma: return EngineKind::Tma;
+    case PipelineConfig::Engine::Umma: return EngineKind::Umma;
+    case PipelineConfig::Engine::ClcFetch: return EngineKind::ClcFetch;
+  }
+  return EngineKind::None;
+}
+
+ResourceKindCode kind_code(ResourceKind k) {
+  switch (k) {
+    case ResourceKind::Memory: return ResourceKindCode::Memory;
+    case ResourceKind::WorkQueue: return ResourceKindCode::WorkQueue;
+    case ResourceKind::PdlWait: return ResourceKindCode::PdlWait;
+    case ResourceKind::PdlLaunch: return ResourceKindCode::PdlLaunch;
+  }
+  return ResourceKindCode::Memory;
+}
+
+[[noreturn]] void layout_error(std::string check, std::string resource, std::string msg, std::string expected,
+                               std::string actual) {
+  Diagnostic d;
+  d.check = std::move(check);
+  d.resource = std::move(resource);
+  d.message = std::move(msg);
+  d.expected = std::move(expected);
+  d.actual = std::move(actual);
+  throw ModelError(d);
+}
+
+struct Item {
+  int resource;
+  AllocationDecl const* decl;
+};
+
+}  // namespace
+
+LaunchLayout make_launch_layout(Model const& m, uint32_t smem_capacity) {
+  LaunchLayout L;
+  L.block_threads = m.total_warps() * 32;
+  uint64_t cursor = 0;
+
+  // Data allocations: larger alignment first, then larger size, to keep padding small.
+  // Allocations of one alias group share a region sized to the group's largest phase.
+  std::vector<Item> plain;
+  std::map<std::string, std::map<int, std::vector<Item>>> groups;
+  for (size_t r = 0; r < m.resources.size(); ++r)
+    for (auto const& a : m.resources[r]->allocations.decls()) {
+      if (a.placement && *a.placement != kUnplaced)
+        layout_error("S9.1.layout-once", m.resources[r]->name,
+                     "allocation '" + a.name + "' was already placed: a TaskManager's layout is made exactly once",
+                     "an unplaced allocation", "offset " + std::to_string(*a.placement));
+      if (a.space != MemSpace::Smem) continue;
+      if (a.alias_group.empty()) plain.push_back({int(r), &a});
+      else groups[a.alias_group][a.alias_phase].push_back({int(r), &a});
+    }
+  auto by_align = [](Item const& x, Item const& y) {
+    if (x.decl->alignment != y.decl->alignment) return x.decl->alignment > y.decl->alignment;
+    return x.decl->bytes() > y.decl->bytes();
+  };
+  std::sort(plain.begin(), plain.end(), by_align);
+  auto place = [&](Item const& it, uint64_t& at) {
+    at = align_up(at, static_cast<uint32_t>(std::max(1, it.decl->alignment)));
+    *it.decl->placement = static_cast<uint32_t>(at);
+    L.placements.push_back({m.resources[it.resource]->name, it.decl->name, MemSpace::Smem, uint32_t(at),
+                            uint64_t(it.decl->bytes()), it.decl->alignment});
+    at += it.decl->bytes();
+  };
+  for (auto const& it : plain) place(it, cursor);
+  for (auto& [name, phases] : groups) {
+    int max_align = 1;
+    for (auto& [ph, items] : phases)
+      for (auto& it : items) max_align = std::max(max_align, it.decl->alignment);
+    uint64_t base = align_up(cursor, static_cast<uint32_t>(max_align)), end = base;
+    for (auto& [ph, items] : phases) {
+      std::sort(items.begin(), items.end(), by_align);
+      uint64_t at = base;
+      for (auto const& it : items) place(it, at);
+      end = std::max(end, at);
+    }
+    cursor = end;
+  }
+
+  // Barriers: full[stages] and empty[stages] per pipelined resource, 8 B each; a
+  // pipelined work queue also gets a 16 B response per stage.
+  L.pipes.resize(m.resources.size());
+  for (size_t r = 0; r < m.resources.size(); ++r) {
+    auto const& d = *m.resources[r];
+    auto& p = L.pipes[r];
+    p.kind = kind_code(d.kind);
+    if (!d.pipeline) continue;
+    auto const& c = *d.pipeline;
+    p.pipelined = true;
+    p.producer = engine(c.producer_engine());
+    p.consumer = engine(c.consumer_engine());
+    p.num_stages = c.num_stages;
+    p.stage_bytes = static_cast<uint32_t>(c.num_bytes);
+    p.full_arrivals = c.declared_full_arrivals();
+    p.empty_arrivals = c.declared_empty_arrivals();
+    p.producer_signal = SignalMode(unsigned(c.producer_signal));
+    p.consumer_signal = SignalMode(unsigned(c.consumer_signal));
+    p.wait_signal = SignalMode(unsigned(c.wait_signal_override.value_or(c.consumer_signal)));
+    p.stride_acquire = static_cast<int8_t>(c.interleave_stride.acquire);
+    p.stride_commit = static_cast<int8_t>(c.interleave_stride.commit);
+    p.stride_wait = static_cast<int8_t>(c.interleave_stride.wait);
+    p.stride_release = static_cast<int8_t>(c.interleave_stride.release);
+    cursor = align_up(cursor, 8);
+    p.full_offset = static_cast<uint32_t>(cursor);
+    L.placements.push_back({d.name, "full_barriers", MemSpace::Smem, p.full_offset, uint64_t(8 * c.num_stages), 8});
+    cursor += 8ull * c.num_stages;
+    p.empty_offset = static_cast<uint32_t>(cursor);
+    L.placements.push_back({d.name, "empty_barriers", MemSpace::Smem, p.empty_offset, uint64_t(8 * c.num_stages), 8});
+    cursor += 8ull * c.num_stages;
+    if (d.kind == ResourceKind::WorkQueue) {
+      cursor = align_up(cursor, 16);
+      p.response_offset = static_cast<uint32_t>(cursor);
+      L.placements.push_back({d.name, "responses", MemSpace::Smem, p.response_offset, uint64_t(16 * c.num_stages), 16});
+      cursor += 16ull * c.num_stages;
+    }
+  }
+  L.smem_bytes = align_up(cursor, 16);
+  if (L.smem_bytes > smem_capacity)
+    layout_error("S6.16.smem-capacity", "", "the kernel's shared memory (allocations + barriers) exceeds capacity",
+                 "<= " + std::to_string(smem_capacity) + " bytes", std::to_string(L.smem_bytes) + " bytes");
+
+  // TMEM: columns in declaration order.
+  uint32_t col = 0;
+  for (size_t r = 0; r < m.resources.size(); ++r)
+    for (auto const& a : m.resources[r]->allocations.decls()) {
+      if (a.space != MemSpace::Tmem) continue;
+      *a.placement = col;
+      L.placements.push_back({m.resources[r]->name, a.name, MemSpace::Tmem, col, uint64_t(a.count), 1});
+      col += static_cast<uint32_t>(a.count);
+    }
+  L.tmem_columns = col;
+  if (col > static_cast<uint32_t>(kTmemColumns))
+    layout_error("S6.17.tmem-capacity", "", "the kernel's tensor-memory columns exceed capacity",
+                 "<= " + std::to_string(kTmemColumns) + " columns", std::to_string(col) + " columns");
+  return L;
+}
+
+}  // namespace ts
