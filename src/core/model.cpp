@@ -21,13 +21,7 @@ std::string Model::step_text(int task, int step) const {
   std::ostringstream os;
   if (s.kind == ir::StepKind::BreakLoop) return "break_loop()";
   os << (s.resource >= 0 ? resources.at(s.resource)->name : std::string("?")) << ".";
-  if (s.kind == ir::StepKind::Work) {
-    auto m = s.method;
-    auto p = m.rfind("::", m.find('<'));
-    os << (p == std::string::npos ? m : m.substr(p + 2)) << "()";
-  } else {
-    os << ir::to_string(s.kind) << "()";
-  }
+  os << ir::short_name(s) << "()";
   return os.str();
 }
 

@@ -25,8 +25,7 @@ std::string op_name(ir::Step const& s) {
     case K::Work: break;
   }
   std::string role = s.role == WorkRole::Producer ? "ProducerWork" : s.role == WorkRole::Consumer ? "ConsumerWork" : "AuxWork";
-  auto p = s.method.rfind("::", s.method.find('<'));
-  return role + ":" + (p == std::string::npos ? s.method : s.method.substr(p + 2));
+  return role + ":" + ir::short_name(s);
 }
 
 struct Credits {

@@ -77,6 +77,18 @@ bool is_producer_sync(StepKind k) {
 bool is_consumer_sync(StepKind k) { return k == StepKind::TryWait || k == StepKind::Wait || k == StepKind::Release; }
 bool is_sync(StepKind k) { return is_producer_sync(k) || is_consumer_sync(k); }
 
+std::string short_name(Step const& s) {
+  if (s.kind != StepKind::Work) return to_string(s.kind);
+  auto p = s.method.rfind("::");
+  std::string n = p == std::string::npos ? s.method : s.method.substr(p + 2);
+  if (!s.ct_args.empty()) {
+    n += "<";
+    for (size_t i = 0; i < s.ct_args.size(); ++i) n += (i ? "," : "") + s.ct_args[i];
+    n += ">";
+  }
+  return n;
+}
+
 std::vector<int> enclosing_blocks(ScheduleIR const& ir, int block) {
   std::vector<int> out;
   for (int b = block; b >= 0; b = ir.blocks[b].parent) out.push_back(b);

@@ -48,34 +48,4 @@ std::string type_name_from_pretty(std::string_view pretty) {
   return trim(argument_after(pretty, "T = "));
 }
 
-std::vector<std::string> template_args_of(std::string const& name) {
-  std::vector<std::string> out;
-  auto open = name.rfind('<');
-  // The method's own template arguments are the trailing <...> group.
-  if (name.empty() || name.back() != '>') return out;
-  int depth = 0;
-  size_t start = std::string::npos;
-  for (size_t i = name.size(); i-- > 0;) {
-    if (name[i] == '>') ++depth;
-    else if (name[i] == '<' && --depth == 0) { start = i; break; }
-  }
-  (void)open;
-  if (start == std::string::npos) return out;
-  std::string inner = name.substr(start + 1, name.size() - start - 2);
-  depth = 0;
-  std::string cur;
-  for (char c : inner) {
-    if (c == '<' || c == '(') ++depth;
-    if (c == '>' || c == ')') --depth;
-    if (c == ',' && depth == 0) {
-      out.push_back(trim(cur));
-      cur.clear();
-    } else {
-      cur += c;
-    }
-  }
-  if (!trim(cur).empty()) out.push_back(trim(cur));
-  return out;
-}
-
 }  // namespace ts

@@ -182,13 +182,13 @@ int ScheduleRecorder::add_sync(ir::StepKind kind, int resource) {
 }
 
 int ScheduleRecorder::add_work(int resource, WorkRole role, std::string method, std::vector<int> reads,
-                               int num_results) {
+                               int num_results, std::vector<std::string> ct_args) {
   ir::Step s;
   s.id = static_cast<int>(ir_.steps.size());
   s.kind = ir::StepKind::Work;
   s.resource = resource;
   s.role = role;
-  s.ct_args = template_args_of(method);
+  s.ct_args = std::move(ct_args);
   s.method = std::move(method);
   s.reads_slots = std::move(reads);
   s.block = open_.back();

@@ -14,6 +14,17 @@ namespace ts {
 
 enum class WorkRole { Producer, Consumer, Auxiliary };
 
+// A compile-time work argument (SPEC S2.5). A work method declares trailing tag
+// parameters `ts::Ct<V>`; the schedule names the instantiation, e.g.
+//   template <int I> int load(ts::ConsumerStage const&, ts::Ct<I>) const;
+//   auto v = ts::work<&Smem::load<1>>(smem);
+// The value is part of the member pointer's type, so the recorder reads it without
+// parsing compiler-specific names, and the executor passes the tag for free.
+template <auto V>
+struct Ct {
+  static constexpr auto value = V;
+};
+
 namespace detail {
 
 template <class S>
@@ -73,6 +84,31 @@ struct first_and_rest<type_list<F, R...>> {
   using rest = type_list<R...>;
 };
 
+template <class T>
+struct is_ct : std::false_type {};
+template <auto V>
+struct is_ct<Ct<V>> : std::true_type {};
+
+// Splits data parameters into (tokens, trailing compile-time tags).
+template <class Tokens, class Cts, class Rest>
+struct split_ct;
+template <class... T, class... C>
+struct split_ct<type_list<T...>, type_list<C...>, type_list<>> {
+  using tokens = type_list<T...>;
+  using cts = type_list<C...>;
+};
+template <class... T, class... C, class P, class... Ps>
+struct split_ct<type_list<T...>, type_list<C...>, type_list<P, Ps...>> {
+  using D = std::remove_cvref_t<P>;
+  static constexpr bool tag = is_ct<D>::value;
+  static_assert(tag || sizeof...(C) == 0,
+                "work method: compile-time ts::Ct<V> parameters must come after every token parameter");
+  using next = std::conditional_t<tag, split_ct<type_list<T...>, type_list<C..., D>, type_list<Ps...>>,
+                                  split_ct<type_list<T..., P>, type_list<C...>, type_list<Ps...>>>;
+  using tokens = typename next::tokens;
+  using cts = typename next::cts;
+};
+
 template <class R>
 struct slot_types {
   using types = type_list<R>;
@@ -100,7 +136,9 @@ struct work_traits {
   static constexpr WorkRole role = detail::role_of_stage<stage_param>::role;
   using owner = typename fn::owner;
   using result = typename fn::result;
-  using token_params = typename split::rest;          // data arguments (tokens)
+  using data_split = detail::split_ct<detail::type_list<>, detail::type_list<>, typename split::rest>;
+  using token_params = typename data_split::tokens;  // data arguments (tokens)
+  using ct_params = typename data_split::cts;        // trailing compile-time tags
   using slots = typename detail::slot_types<result>::types;  // one per returned value
   using stage_type = stage_param;
 };

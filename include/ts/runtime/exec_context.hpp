@@ -184,12 +184,17 @@ class Handle {
                   "ts::work<M>(h): M is a method of another resource type than the handle's resource");
     typename W::stage_type si;
     fill(si, W::role);
-    using R = typename W::result;
+    return call<M>(si, typename W::ct_params{}, std::forward<A>(args)...);
+  }
+
+  template <auto M, class Stage, class... C, class... A>
+  TS_HD auto call(Stage const& si, detail::type_list<C...>, A&&... args) const {
+    using R = typename work_traits<M>::result;
     if constexpr (std::is_void_v<R>) {
-      if (live()) (res_->*M)(si, std::forward<A>(args)...);
+      if (live()) (res_->*M)(si, std::forward<A>(args)..., C{}...);
     } else {
       if (!live()) return R{};
-      return (res_->*M)(si, std::forward<A>(args)...);
+      return (res_->*M)(si, std::forward<A>(args)..., C{}...);
     }
   }
 

@@ -128,6 +128,10 @@ bool is_producer_sync(StepKind k);  // TryAcquire, Acquire, Commit
 bool is_consumer_sync(StepKind k);  // TryWait, Wait, Release
 bool is_sync(StepKind k);
 
+// "load<1>" for a work step (method without its class, with compile-time arguments),
+// the op name ("acquire") otherwise.
+std::string short_name(Step const& s);
+
 // Blocks enclosing `block`, innermost first (block itself included).
 std::vector<int> enclosing_blocks(ScheduleIR const& ir, int block);
 bool inside(ScheduleIR const& ir, int block, BlockKind kind);

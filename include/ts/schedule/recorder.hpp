@@ -23,7 +23,6 @@ namespace ts {
 
 // Readable names from __PRETTY_FUNCTION__ text (implemented in src/schedule/names.cpp).
 std::string member_name_from_pretty(std::string_view pretty);  // "&A::f<1>" -> "A::f<1>"
-std::vector<std::string> template_args_of(std::string const& name);  // "A::f<1, 2>" -> {"1","2"}
 std::string type_name_from_pretty(std::string_view pretty);    // for type template parameters
 
 template <auto M>
@@ -95,7 +94,7 @@ class ScheduleRecorder {
   // --- steps ---
   int add_sync(ir::StepKind kind, int resource);
   int add_work(int resource, WorkRole role, std::string method, std::vector<int> reads,
-               int num_results);
+               int num_results, std::vector<std::string> ct_args);
   void describe_slot(int slot, std::string name, std::string type, std::string default_value,
                      std::string doc);
   void check_token(int slot, int resource, std::string const& method, int arg_index);
@@ -216,11 +215,17 @@ class Handle {
     std::vector<int> reads;
     check_args<M>(reads, name, std::make_index_sequence<sizeof...(A)>{}, args...);
     constexpr int nres = static_cast<int>(W::slots::size);
-    int step = rec_->add_work(id_, W::role, name, reads, nres);
+    int step = rec_->add_work(id_, W::role, name, reads, nres, ct_values(typename W::ct_params{}));
     return make_tokens<M>(step, typename W::slots{});
   }
 
  private:
+  template <class... C>
+  static std::vector<std::string> ct_values(detail::type_list<C...>) {
+    std::vector<std::string> v;
+    (v.push_back(printable(C::value)), ...);
+    return v;
+  }
   template <auto M, std::size_t... Is, class... A>
   void check_args(std::vector<int>& reads, std::string const& name, std::index_sequence<Is...>,
                   A const&... args) const {
@@ -299,7 +304,7 @@ class Handle {
     }
   }
   static std::string short_method(std::string const& m) {
-    auto p = m.rfind("::", m.find('<'));
+    auto p = m.rfind("::");
     return p == std::string::npos ? m : m.substr(p + 2);
   }
   ScheduleRecorder* rec_;
