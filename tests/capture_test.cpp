@@ -418,3 +418,37 @@ TEST(Config, FactoriesRejectImpossibleValues) {
   EXPECT_EQ(u.declared_empty_arrivals(), 4);
   EXPECT_EQ(u.declared_full_arrivals(), 1);
 }
+
+struct ContextGuardBeforeLoop {
+  template <class S, class A, class B>
+  void operator()(S& s, A& a, B&) const {
+    s.last_iter([&] { ts::work<&Src::get>(a); });
+    s.domain_loop(0, 4, 1, [&] { ts::work<&Src::get>(a); });
+  }
+};
+TEST(CaptureErrors, ContextFormGuardBeforeAnyLoop) {
+  auto d = capture_error(ContextGuardBeforeLoop{});
+  EXPECT_EQ(d.check, "capture.guard-outside-loop");
+  EXPECT_EQ(d.section, "head");
+}
+
+struct ContextFormGuards {
+  template <class S, class A, class B>
+  void operator()(S& s, A& a, B& b) const {
+    s.domain_loop(0, 4, 1, [&] {
+      s.first_iter([&] { ts::work<&Dst::reset>(b); });
+      s.every(2, 1, [&] { ts::work<&Src::get>(a); });
+      s.last_iter([&] { s.break_loop(); });
+    });
+  }
+};
+TEST(Capture, ContextFormGuardsRecordTheSameBlocks) {
+  auto m = record_src_dst(ContextFormGuards{});
+  auto const& s = sched(m);
+  EXPECT_EQ(s.blocks[2].kind, BlockKind::FirstIter);
+  EXPECT_EQ(s.blocks[3].kind, BlockKind::Every);
+  EXPECT_EQ(s.blocks[3].every_start, 1);
+  EXPECT_EQ(s.blocks[4].kind, BlockKind::LastIter);
+  for (int b = 2; b <= 4; ++b) EXPECT_EQ(s.blocks[b].loop_block, 1);
+  EXPECT_EQ(s.steps.back().kind, StepKind::BreakLoop);
+}

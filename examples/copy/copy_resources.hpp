@@ -27,7 +27,7 @@ struct OutputGmem : ts::MemoryResource {
 struct GridStrideCopy {
   template <class S, class In, class Out>
   TS_HD void operator()(S& s, In& in, Out& out) const {
-    s.domain_loop(s.global_thread(), in->n, s.grid_threads(), [&](auto&) {
+    s.domain_loop(s.global_thread(), in->n, s.grid_threads(), [&] {
       auto item = ts::work<&InputGmem::get_item>(in);
       ts::work<&OutputGmem::set_item>(out, item);
     });
@@ -73,7 +73,7 @@ struct SmemRing : ts::MemoryResource {
 struct RingProducer {
   template <class S, class In, class Ring>
   TS_HD void operator()(S& s, In& in, Ring& ring) const {
-    s.domain_loop(s.block_idx(), in->chunks(), s.grid_blocks(), [&](auto&) {
+    s.domain_loop(s.block_idx(), in->chunks(), s.grid_blocks(), [&] {
       ring.acquire();
       auto v = ts::work<&ChunkInput::load>(in);
       ts::work<&SmemRing::put>(ring, v);
@@ -85,7 +85,7 @@ struct RingProducer {
 struct RingConsumer {
   template <class S, class Ring, class Out>
   TS_HD void operator()(S& s, Ring& ring, Out& out) const {
-    s.domain_loop(s.block_idx(), out->n / kChunk + (out->n % kChunk != 0), s.grid_blocks(), [&](auto&) {
+    s.domain_loop(s.block_idx(), out->n / kChunk + (out->n % kChunk != 0), s.grid_blocks(), [&] {
       ring.wait();
       auto v = ts::work<&SmemRing::take>(ring);
       ts::work<&ChunkOutput::store>(out, v);

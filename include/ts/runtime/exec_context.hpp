@@ -42,6 +42,12 @@ struct WaitSite {
 
 namespace exec {
 
+template <class F, class H>
+TS_HD void invoke_body(F& body, H& h) {
+  if constexpr (std::is_invocable_v<F&, H&>) body(h);
+  else body();
+}
+
 // Per (task, resource) pipeline position, kept by the executing thread.
 struct ResourceState {
   PipelineCounter prod_open, prod_close, cons_open, cons_close;
@@ -190,11 +196,14 @@ class Handle {
   template <auto M, class Stage, class... C, class... A>
   TS_HD auto call(Stage const& si, detail::type_list<C...>, A&&... args) const {
     using R = typename work_traits<M>::result;
+    // Through a local copy: GCC 12 otherwise fails to instantiate a member-function
+    // template named only as a template argument inside nested generic lambdas.
+    constexpr auto method = M;
     if constexpr (std::is_void_v<R>) {
-      if (live()) (res_->*M)(si, std::forward<A>(args)..., C{}...);
+      if (live()) (res_->*method)(si, std::forward<A>(args)..., C{}...);
     } else {
       if (!live()) return R{};
-      return (res_->*M)(si, std::forward<A>(args)..., C{}...);
+      return (res_->*method)(si, std::forward<A>(args)..., C{}...);
     }
   }
 
@@ -280,6 +289,19 @@ class Context {
     run_tile_loop(wq, skip, body);
   }
 
+  // Context forms of the loop-handle operations (see the recorder for why both exist).
+  template <class F>
+  TS_HD void first_iter(F&& body) { loop_->first_iter(body); }
+  template <class F>
+  TS_HD void last_iter(F&& body) { loop_->last_iter(body); }
+  template <class F>
+  TS_HD void every(int period, int start, F&& body) { loop_->every(period, start, body); }
+  template <class F>
+  TS_HD void every(int period, F&& body) { loop_->every(period, 0, body); }
+  TS_HD void break_loop() { live_ = false; }
+  template <class F>
+  TS_HD void skippable(F&& body) { if (!skip_ && live_) body(); }
+
   template <class C, class F>
   TS_HD void when_true(C const& cond, F&& body) { if (live_ && cond != C{}) body(); }
   template <class C, class F>
@@ -307,29 +329,34 @@ class Context {
   WorkTile tile_{};
   bool live_ = true;
   bool advanced_ = false;
+  bool skip_ = false;
+  DomainLoop<Context>* loop_ = nullptr;
 
  private:
   template <class F>
   TS_HD void run_domain_loop(long long start, long long end, long long step, F& body) {
     DomainLoop<Context> d(this);
+    loop_ = &d;
     for (long long i = start; step > 0 ? i < end : i > end; i += step) {
       loop_offset_ = i;
       d.last_ = step > 0 ? i + step >= end : i + step <= end;
-      body(d);
+      invoke_body(body, d);
       ++d.count_;
       if (!live_) {  // break_loop(): leave the loop, resume after it
         live_ = true;
         break;
       }
     }
+    loop_ = nullptr;
   }
   template <class H, class S, class F>
   TS_HD void run_tile_loop(H const& wq, S const& skip, F& body) {
     tile_ = arch_.first_tile(wq.get());
     while (tile_.valid) {
-      WorkTileLoop<Context> h(this, skip(wq.get(), tile_));
+      skip_ = skip(wq.get(), tile_);
+      WorkTileLoop<Context> h(this, skip_);
       advanced_ = false;
-      body(h);
+      invoke_body(body, h);
       if (!advanced_) {
         WaitSite w;
         w.task = task_id_;

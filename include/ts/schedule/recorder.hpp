@@ -105,6 +105,8 @@ class ScheduleRecorder {
 
   ir::ScheduleIR finish();
   std::string const& resource_name(int r) const { return resources_.at(r).name; }
+  int ir_domain_loop() const { return ir_.domain_loop; }
+  int ir_work_tile_loop() const { return ir_.work_tile_loop; }
   ResourceInfoForRecording const& resource(int r) const { return resources_.at(r); }
 
  private:
@@ -119,6 +121,13 @@ class ScheduleRecorder {
 };
 
 namespace rec {
+
+// A block body is `[&] {...}` or `[&](auto& handle) {...}`.
+template <class F, class H>
+void invoke_body(F& body, H& h) {
+  if constexpr (std::is_invocable_v<F&, H&>) body(h);
+  else body();
+}
 
 ir::Bound to_bound(long long v);
 ir::Bound to_bound(Sym const& s);
@@ -336,7 +345,7 @@ class Context {
     if (N > 0) u = N;
     int id = rec_->open_domain_loop(rec::to_bound(start), rec::to_bound(end), rec::to_bound(step), u);
     DomainLoopHandle d(rec_, id);
-    body(d);
+    invoke_body(body, d);
     rec_->close_domain_loop(id);
   }
 
@@ -360,6 +369,20 @@ class Context {
   template <class C, class F>
   void when_false(Token<C> const& cond, Key key, F&& body) { condition(ir::BlockKind::WhenFalse, cond, key.name, body); }
 
+  // Guards, break and skippable on the context: they refer to the schedule's one
+  // domain loop / work-tile loop and are rejected outside it, like the handle forms.
+  template <class F>
+  void first_iter(F&& body) { DomainLoopHandle(rec_, rec_->ir_domain_loop()).first_iter(body); }
+  template <class F>
+  void last_iter(F&& body) { DomainLoopHandle(rec_, rec_->ir_domain_loop()).last_iter(body); }
+  template <class F>
+  void every(int period, int start, F&& body) { DomainLoopHandle(rec_, rec_->ir_domain_loop()).every(period, start, body); }
+  template <class F>
+  void every(int period, F&& body) { every(period, 0, body); }
+  void break_loop() { DomainLoopHandle(rec_, rec_->ir_domain_loop()).break_loop(); }
+  template <class F>
+  void skippable(F&& body) { WorkTileLoopHandle(rec_, rec_->ir_work_tile_loop()).skippable(body); }
+
   ScheduleRecorder* recorder() const { return rec_; }
 
  private:
@@ -368,7 +391,7 @@ class Context {
     static_assert(requires { Q::is_work_queue; }, "work_tile_loop(wq, ...): wq must be a ts::WorkQueue resource");
     int id = rec_->open_work_tile_loop(wq.id(), std::move(skip));
     WorkTileLoopHandle h(rec_, id);
-    body(h);
+    invoke_body(body, h);
     rec_->close_work_tile_loop(id);
   }
   template <class C, class F>
