@@ -89,6 +89,9 @@ void schedule_table(Model const& m, std::ostream& os) {
   };
 
   bool deadlock = false;
+  // A blocked step prints "is blocked!" on the row it first blocks, then stays quiet
+  // until it runs (the final row of a deadlock repeats every blocked step).
+  std::vector<long long> quiet_at(m.tasks.size(), -1);
   for (int guard = 0; guard < 1000000; ++guard) {
     bool all_done = true, progressed = false;
     std::vector<std::string> row(m.tasks.size());
@@ -111,7 +114,8 @@ void schedule_table(Model const& m, std::ostream& os) {
       std::string cell = res + " " + op_name(s) + stage_of(s, int(t)) + " " + e.phase_tag() + " " +
                          std::to_string(r.occurrences[e.step]);
       if (!enabled) {
-        row[t] = cell + " is blocked!";
+        if (quiet_at[t] != static_cast<long long>(r.pc)) row[t] = cell + " is blocked!";
+        quiet_at[t] = static_cast<long long>(r.pc);
         continue;
       }
       if (c) {
@@ -127,11 +131,21 @@ void schedule_table(Model const& m, std::ostream& os) {
       row[t] = (handoff ? "=> " : "") + cell;
     }
     if (all_done) break;
-    rows.push_back(row);
     if (!progressed) {
       deadlock = true;
+      for (size_t t = 0; t < m.tasks.size(); ++t) {
+        auto const& r = runs[t];
+        if (r.done() || !row[t].empty()) continue;
+        auto const& e = r.seq[r.pc];
+        auto const& s = m.tasks[t].schedule.steps[e.step];
+        row[t] = m.resource(s.resource).name + " " + op_name(s) + stage_of(s, int(t)) + " " + e.phase_tag() + " " +
+                 std::to_string(runs[t].occurrences.count(e.step) ? runs[t].occurrences.at(e.step) : 0) +
+                 " is blocked!";
+      }
+      rows.push_back(row);
       break;
     }
+    if (std::any_of(row.begin(), row.end(), [](auto const& c) { return !c.empty(); })) rows.push_back(row);
   }
 
   std::vector<size_t> width(header.size());

@@ -9,6 +9,9 @@
 
 namespace ts {
 
+// Readable C++ type name from a mangled one (typeid(T).name()).
+std::string demangle(char const* mangled);
+
 enum class MemSpace { Smem, Tmem };
 // Which side of the resource touches an allocation (for the race checker, S2.6).
 enum class AccessSide { Both, Producer, Consumer };
@@ -43,7 +46,7 @@ class Allocations {
     AllocationDecl d;
     d.name = std::move(name);
     d.space = MemSpace::Smem;
-    d.element_type = typeid(T).name();
+    d.element_type = demangle(typeid(T).name());
     d.element_bytes = static_cast<int>(sizeof(T));
     d.count = count;
     d.alignment = alignment;

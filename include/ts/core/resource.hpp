@@ -60,8 +60,6 @@ class Resource {
   std::shared_ptr<T> value_;
 };
 
-std::string demangle(char const* mangled);
-
 template <class T>
 Resource<T> resource(std::string name, T value, std::optional<PipelineConfig> pipeline = std::nullopt) {
   static_assert(std::is_trivially_copyable_v<T>,

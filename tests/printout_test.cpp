@@ -1,0 +1,132 @@
+// Golden tests pinning the printout format (SPEC S8.1, S8.2) and the JSON export.
+// Set TS_UPDATE_GOLDEN=1 to rewrite the files after an intended format change.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "copy/copy_examples.hpp"
+#include "test_resources.hpp"
+#include "ts/print/printout.hpp"
+
+namespace {
+
+std::string golden_path(std::string const& name) { return std::string(TS_SOURCE_DIR) + "/tests/golden/" + name; }
+
+void expect_golden(std::string const& name, std::string const& actual) {
+  if (std::getenv("TS_UPDATE_GOLDEN")) {
+    std::ofstream(golden_path(name)) << actual;
+    return;
+  }
+  std::ifstream in(golden_path(name));
+  ASSERT_TRUE(in.good()) << "missing golden file " << golden_path(name);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  EXPECT_EQ(actual, ss.str()) << "printout differs from " << name;
+}
+
+template <class TM>
+std::string printed(TM const& tm) {
+  std::ostringstream os;
+  tm.print(os);
+  return os.str();
+}
+
+}  // namespace
+
+TEST(Printout, GridStrideCopyGolden) {
+  examples::CopyBuffers b(100);
+  expect_golden("grid_stride_copy.txt", printed(examples::make_grid_stride_copy(b, tst::quiet())));
+}
+
+TEST(Printout, PipelinedCopyGolden) {
+  examples::CopyBuffers b(100);
+  expect_golden("pipelined_copy.txt", printed(examples::make_pipelined_copy(b, tst::quiet())));
+}
+
+TEST(Printout, PipelinedCopyJsonGolden) {
+  examples::CopyBuffers b(100);
+  expect_golden("pipelined_copy.json", examples::make_pipelined_copy(b, tst::quiet()).to_json() + "\n");
+}
+
+namespace {
+// A producer that never commits: the consumer blocks and the printout says so.
+struct AcquireOnly {
+  template <class S, class R, class A>
+  void operator()(S& s, R& ring, A& a) const {
+    s.domain_loop(0, 2, 1, [&] {
+      ring.acquire();
+      ts::work<&tst::Ring::fill>(ring, ts::work<&tst::Src::get>(a));
+    });
+  }
+};
+struct Drain {
+  template <class S, class R, class B>
+  void operator()(S& s, R& ring, B& b) const {
+    s.domain_loop(0, 2, 1, [&] {
+      ring.wait();
+      ts::work<&tst::Dst::put>(b, ts::work<&tst::Ring::drain>(ring));
+      ring.release();
+    });
+  }
+};
+// Commits three times, consumer waits twice: one commit is never consumed.
+struct CommitThrice {
+  template <class S, class R, class A>
+  void operator()(S& s, R& ring, A& a) const {
+    s.domain_loop(0, 3, 1, [&] {
+      ring.acquire();
+      ts::work<&tst::Ring::fill>(ring, ts::work<&tst::Src::get>(a));
+      ring.commit();
+    });
+  }
+};
+template <class P>
+std::string two_task_printout(P producer, int stages) {
+  auto src = ts::resource("src", tst::Src{});
+  auto dst = ts::resource("dst", tst::Dst{});
+  auto ring = ts::resource("ring", tst::Ring{}, tst::ring_config(stages));
+  auto p = ts::Task("P").warps(0, 1).reads(src).writes(ring).schedule(producer, ring, src);
+  auto c = ts::Task("C").warps(1, 1).reads(ring).writes(dst).schedule(Drain{}, ring, dst);
+  auto tm = ts::TaskManager(ts::tasks(p, c), ts::DependencyGraph{{ring, {src}}, {dst, {ring}}}, tst::quiet());
+  return printed(tm);
+}
+}  // namespace
+
+TEST(Printout, BlockedStepsAndDeadlockGolden) {
+  std::string out = two_task_printout(AcquireOnly{}, 1);
+  EXPECT_NE(out.find("is blocked!"), std::string::npos);
+  EXPECT_NE(out.find("Simulation stopped: every remaining task is blocked."), std::string::npos);
+  expect_golden("blocked.txt", out);
+}
+
+TEST(Printout, UnconsumedCommitGolden) {
+  std::string out = two_task_printout(CommitThrice{}, 4);
+  EXPECT_NE(out.find("1x ProducerCommit from ring not consumed by C!"), std::string::npos);
+  expect_golden("unconsumed.txt", out);
+}
+
+namespace {
+struct OneCopy {
+  template <class S, class A, class B>
+  void operator()(S& s, A& a, B& b) const {
+    s.domain_loop(0, 1, 1, [&] { ts::work<&tst::Dst::put>(b, ts::work<&tst::Src::get>(a)); });
+  }
+};
+}  // namespace
+
+TEST(Printout, RegisterBudgetReportsDonationsAndBorrows) {
+  auto src = ts::resource("src", tst::Src{});
+  auto dst = ts::resource("dst", tst::Dst{});
+  auto load = ts::Task("Load").warps(0, 4).reads(src).writes(dst).registers(40).schedule(OneCopy{}, src, dst);
+  auto math = ts::Task("Math").warps(4, 8).reads(src).writes(dst).registers(232).schedule(OneCopy{}, src, dst);
+  auto tm = ts::TaskManager(ts::tasks(load, math), ts::DependencyGraph{{dst, {src}}}, tst::quiet());
+  std::ostringstream os;
+  ts::print::register_budget(tm.model(), os);
+  std::string out = os.str();
+  EXPECT_NE(out.find("launch budget 168 registers/thread"), std::string::npos) << out;
+  EXPECT_NE(out.find("Load[0:4) 40 regs/thread, donates 128 x 128 threads"), std::string::npos) << out;
+  EXPECT_NE(out.find("Math[4:12) 232 regs/thread, borrows 64 x 256 threads"), std::string::npos) << out;
+  EXPECT_NE(out.find("total 64512 of 65536 registers (fits)"), std::string::npos) << out;
+}
