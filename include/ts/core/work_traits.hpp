@@ -30,6 +30,7 @@ namespace detail {
 template <class S>
 struct role_of_stage {
   static constexpr bool valid = false;
+  static constexpr WorkRole role = WorkRole::Auxiliary;  // unused: ts::work rejects it first
 };
 template <>
 struct role_of_stage<ProducerStage> {
