@@ -1,0 +1,191 @@
+#include "simulation.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include "ts/schedule/expand.hpp"
+
+namespace ts::print {
+
+std::string op_name(ir::Step const& s) {
+  using K = ir::StepKind;
+  switch (s.kind) {
+    case K::TryAcquire: return "ProducerTryAcquire";
+    case K::Acquire: return "ProducerAcquire";
+    case K::Commit: return "ProducerCommit";
+    case K::TryWait: return "ConsumerTryWait";
+    case K::Wait: return "ConsumerWait";
+    case K::Release: return "ConsumerRelease";
+    case K::QueueAdvance: return "QueueAdvance";
+    case K::QueueFetch: return "QueueFetch";
+    case K::BreakLoop: return "BreakLoop";
+    case K::Work: break;
+  }
+  std::string role = s.role == WorkRole::Producer   ? "ProducerWork"
+                     : s.role == WorkRole::Consumer ? "ConsumerWork"
+                                                    : "AuxWork";
+  return role + ":" + ir::short_name(s);
+}
+
+namespace {
+
+// Credits of one pipelined resource, with the rows where they were handed over.
+struct Credits {
+  int stages = 0;
+  long long acquired = 0, committed = 0;
+  std::vector<std::pair<int, int>> commit_at;                   // (row, task) per commit
+  std::map<int, long long> waited, released;                    // per consumer task
+  std::map<int, std::vector<std::pair<int, int>>> release_at;   // per consumer task
+  long long min_released() const {
+    long long m = released.empty() ? 0 : released.begin()->second;
+    for (auto const& [t, r] : released) m = std::min(m, r);
+    return m;
+  }
+};
+
+struct TaskRun {
+  std::vector<ExpandedStep> seq;
+  size_t pc = 0;
+  std::map<int, int> occurrences;
+  bool done() const { return pc >= seq.size(); }
+};
+
+}  // namespace
+
+Simulation simulate(Model const& m) {
+  Simulation sim;
+  sim.sample_iterations = m.options.sample_iterations;
+  size_t n = m.tasks.size();
+  std::vector<TaskRun> runs(n);
+  std::map<int, Credits> credits;
+  for (size_t t = 0; t < n; ++t) {
+    auto const& tm = m.tasks[t];
+    sim.headers.push_back(tm.name + "[" + std::to_string(tm.warp_start) + ":" + std::to_string(tm.warp_end()) + ")");
+    ExpandOptions opt;
+    opt.iterations = m.options.sample_iterations;
+    runs[t].seq = expand(tm.schedule, opt);
+    for (auto const& s : tm.schedule.steps) {
+      if (s.resource < 0 || !m.resource(s.resource).pipelined()) continue;
+      auto& c = credits[s.resource];
+      c.stages = m.resource(s.resource).pipeline->num_stages;
+      if (s.kind == ir::StepKind::Wait) {
+        c.waited[int(t)];
+        c.released[int(t)];
+      }
+    }
+  }
+
+  auto stage_of = [&](ir::Step const& s, int task) -> std::string {
+    if (s.resource < 0 || !credits.count(s.resource)) return "";
+    auto& c = credits[s.resource];
+    using K = ir::StepKind;
+    long long k = 0;
+    if (s.kind == K::Acquire || s.kind == K::TryAcquire) k = c.acquired;
+    else if (s.kind == K::Commit) k = c.committed;
+    else if (s.kind == K::Wait || s.kind == K::TryWait) k = c.waited[task];
+    else if (s.kind == K::Release) k = c.released[task];
+    else if (s.role == WorkRole::Producer || s.kind == K::QueueFetch) k = c.acquired - 1;
+    else k = c.waited.count(task) ? c.waited[task] - 1 : c.acquired - 1;
+    return "[" + std::to_string(std::max(0LL, k) % c.stages) + "]";
+  };
+  auto make_cell = [&](size_t t) {
+    auto& r = runs[t];
+    auto const& e = r.seq[r.pc];
+    auto const& s = m.tasks[t].schedule.steps[e.step];
+    SimCell c;
+    c.task = int(t);
+    c.step = e.step;
+    c.op = op_name(s);
+    c.section = e.section;
+    std::string res = s.resource >= 0 ? m.resource(s.resource).name : std::string("-");
+    c.text = res + " " + c.op + stage_of(s, int(t)) + " " + e.phase_tag() + " " + std::to_string(r.occurrences[e.step]);
+    return c;
+  };
+
+  // A blocked step shows on the row it first blocks; the final row of a deadlock
+  // repeats every blocked step.
+  std::vector<long long> quiet_at(n, -1);
+  for (int guard = 0; guard < 1000000; ++guard) {
+    bool all_done = true, progressed = false;
+    std::vector<std::optional<SimCell>> row(n);
+    int row_index = static_cast<int>(sim.rows.size());
+    for (size_t t = 0; t < n; ++t) {
+      auto& r = runs[t];
+      if (r.done()) continue;
+      all_done = false;
+      auto const& s = m.tasks[t].schedule.steps[r.seq[r.pc].step];
+      Credits* c = (s.resource >= 0 && credits.count(s.resource)) ? &credits[s.resource] : nullptr;
+      SimCell cell = make_cell(t);
+      bool enabled = true;
+      if (c && s.kind == ir::StepKind::Acquire) {
+        enabled = c->acquired - c->min_released() < c->stages;
+        if (enabled && c->acquired >= c->stages) {
+          cell.handoff = true;
+          long long k = c->acquired - c->stages;  // the release that freed this stage
+          for (auto const& [ct, rel] : c->release_at)
+            if (k < static_cast<long long>(rel.size()) && rel[k].first >= cell.from_row) {
+              cell.from_row = rel[k].first;
+              cell.from_task = rel[k].second;
+            }
+        }
+      } else if (c && s.kind == ir::StepKind::Wait) {
+        long long k = c->waited[int(t)];
+        enabled = c->committed > k;
+        if (enabled) {
+          cell.handoff = true;
+          std::tie(cell.from_row, cell.from_task) = c->commit_at[k];
+        }
+      }
+      if (!enabled) {
+        cell.blocked = true;
+        if (quiet_at[t] != static_cast<long long>(r.pc)) row[t] = cell;
+        quiet_at[t] = static_cast<long long>(r.pc);
+        continue;
+      }
+      if (c) {
+        using K = ir::StepKind;
+        if (s.kind == K::Acquire) ++c->acquired;
+        if (s.kind == K::Commit) {
+          ++c->committed;
+          c->commit_at.push_back({row_index, int(t)});
+        }
+        if (s.kind == K::Wait) ++c->waited[int(t)];
+        if (s.kind == K::Release) {
+          ++c->released[int(t)];
+          c->release_at[int(t)].push_back({row_index, int(t)});
+        }
+      }
+      ++r.occurrences[r.seq[r.pc].step];
+      ++r.pc;
+      progressed = true;
+      row[t] = cell;
+    }
+    if (all_done) break;
+    if (!progressed) {
+      sim.deadlock = true;
+      for (size_t t = 0; t < n; ++t)
+        if (!runs[t].done() && !row[t]) {
+          SimCell cell = make_cell(t);
+          cell.blocked = true;
+          row[t] = cell;
+        }
+      sim.rows.push_back(row);
+      break;
+    }
+    if (std::any_of(row.begin(), row.end(), [](auto const& c) { return c.has_value(); })) sim.rows.push_back(row);
+  }
+
+  for (auto const& [rid, c] : credits) {
+    std::string name = m.resource(rid).name;
+    for (auto const& [t, w] : c.waited)
+      if (c.committed > w)
+        sim.unbalanced.push_back(std::to_string(c.committed - w) + "x ProducerCommit from " + name +
+                                 " not consumed by " + m.tasks[t].name + "!");
+    long long held = c.acquired - c.min_released();
+    if (!c.waited.empty() && held > 0)
+      sim.unbalanced.push_back(std::to_string(held) + "x ProducerAcquire from " + name + " not released!");
+  }
+  return sim;
+}
+
+}  // namespace ts::print
