@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Loads the generated schedule pictures in a real headless Chromium and checks the
+# parsed DOM has the expected lanes, steps, handoff arrows and legend; keeps a
+# screenshot of each page as a test artefact under $ARTIFACTS.
+# Usage: schedule_page_test.sh <ts_pictures binary> <artefact dir>
+set -euo pipefail
+pictures=$1
+ARTIFACTS=$2
+if ! command -v chromium >/dev/null; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    apt-get install -y -qq chromium >/dev/null || { apt-get update -qq && apt-get install -y -qq chromium >/dev/null; }
+  else
+    echo "chromium is missing and cannot be installed here"; exit 1
+  fi
+fi
+mkdir -p "$ARTIFACTS"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+"$pictures" "$work" >/dev/null
+flags=(--headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking
+       --disable-component-update --disable-sync --user-data-dir="$work/profile")
+fail=0
+check() {  # check <dom> <description> <grep -c pattern> <min count>
+  local n
+  n=$(grep -o "$3" "$1" | wc -l)
+  if [ "$n" -lt "$4" ]; then echo "FAIL: $2: found $n, expected >= $4"; fail=1; else echo "ok: $2 ($n)"; fi
+}
+for page in 01_grid_stride_copy 02_pipelined_copy; do
+  dom="$work/$page.dom.html"
+  timeout 120 chromium "${flags[@]}" --dump-dom "file://$work/$page.html" > "$dom" 2>/dev/null
+  timeout 120 chromium "${flags[@]}" --window-size=1000,800 --screenshot="$ARTIFACTS/$page.png" \
+    "file://$work/$page.html" >/dev/null 2>&1
+  echo "== $page"
+  check "$dom" "svg element parsed" '<svg[^>]*class="ts-schedule"' 1
+  check "$dom" "legend entries" 'class="legend"' 9
+  case $page in
+    01_grid_stride_copy)
+      check "$dom" "CopyTask lane" 'class="lane" data-task="CopyTask"' 1
+      check "$dom" "work steps" 'class="step step-\(producer\|consumer\)-work' 6 ;;
+    02_pipelined_copy)
+      check "$dom" "Producer lane" 'class="lane" data-task="Producer"' 1
+      check "$dom" "Consumer lane" 'class="lane" data-task="Consumer"' 1
+      check "$dom" "acquire steps" 'class="step step-acquire' 3
+      check "$dom" "release steps" 'class="step step-release' 3
+      check "$dom" "handoff arrows" 'class="handoff"' 3
+      check "$dom" "blocked step outlined" 'class="step step-wait blocked' 1 ;;
+  esac
+  size=$(stat -c %s "$ARTIFACTS/$page.png" 2>/dev/null || echo 0)
+  if [ "$size" -lt 5000 ]; then echo "FAIL: screenshot $page.png missing or blank ($size bytes)"; fail=1; else echo "ok: screenshot $ARTIFACTS/$page.png ($size bytes)"; fi
+done
+exit $fail
