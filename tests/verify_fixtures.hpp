@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,7 @@ struct Src : ts::MemoryResource {
   int n = 8;
   TS_HD int load(ts::ConsumerStage const&) const { return 0; }
   TS_HD bool flag(ts::ConsumerStage const&) const { return true; }
+  TS_HD void touch_in(ts::ConsumerStage const&) const {}
 };
 struct Dst : ts::MemoryResource {
   TS_HD void store(ts::ProducerStage const&, int) const {}
@@ -68,13 +70,14 @@ struct Consume {
 inline std::vector<ts::Diagnostic> diags(ts::Model const& m) { return ts::verify::run_static_checks(m); }
 inline std::vector<ts::Diagnostic> diags(ts::TaskManagerBase const& tm) { return diags(tm.model()); }
 
-// The first diagnostic whose check id starts with `id`, or nullptr.
-inline ts::Diagnostic const* find(std::vector<ts::Diagnostic> const& ds, std::string const& id) {
+// The first diagnostic whose check id starts with `id` (a copy: callers often pass a
+// temporary list), or nothing.
+inline std::optional<ts::Diagnostic> find(std::vector<ts::Diagnostic> const& ds, std::string const& id) {
   for (auto const& d : ds)
-    if (d.check.rfind(id, 0) == 0) return &d;
-  return nullptr;
+    if (d.check.rfind(id, 0) == 0) return d;
+  return std::nullopt;
 }
-inline bool has(std::vector<ts::Diagnostic> const& ds, std::string const& id) { return find(ds, id) != nullptr; }
+inline bool has(std::vector<ts::Diagnostic> const& ds, std::string const& id) { return find(ds, id).has_value(); }
 inline std::string all(std::vector<ts::Diagnostic> const& ds) {
   std::string s;
   for (auto const& d : ds) s += d.format() + "\n";

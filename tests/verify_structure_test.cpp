@@ -76,7 +76,7 @@ TEST(VerifyDomain, ZeroStepRejectedInEditedModel) {
   loop.step = ts::rec::to_bound(0LL);
   auto ds = diags(m);
   auto d = find(ds, "S6.1.zero-step");
-  ASSERT_NE(d, nullptr) << all(ds);
+  ASSERT_TRUE(d) << all(ds);
   EXPECT_EQ(d->task, "Copy");
   EXPECT_EQ(d->expected, "a non-zero step");
 }
@@ -86,7 +86,7 @@ TEST(VerifyDomain, StepAwayFromEndRejected) {
   auto m = editable(tm);
   m.tasks[0].schedule.blocks[m.tasks[0].schedule.domain_loop].step = ts::rec::to_bound(-1LL);
   auto d = find(diags(m), "S6.1.step-direction");
-  ASSERT_NE(d, nullptr);
+  ASSERT_TRUE(d);
   EXPECT_EQ(d->expected, "a positive step");
 }
 
@@ -98,7 +98,7 @@ TEST(VerifyDomain, DynamicBoundWithoutProviderRejected) {
   end.expr = "Offsets::domain_size(tile)";
   end.provider_resource = -1;
   auto d = find(diags(m), "S6.1.dynamic-bound-provider");
-  ASSERT_NE(d, nullptr);
+  ASSERT_TRUE(d);
   EXPECT_EQ(d->task, "Copy");
   EXPECT_NE(d->message.find("Offsets::domain_size"), std::string::npos);
 }
@@ -148,7 +148,7 @@ TEST(VerifyRoles, ProducerOpOnReadOnlyResourceRejected) {
   auto tm = ts::TaskManager(ts::tasks(t), ts::DependencyGraph{{out, {in}}}, quiet());
   auto ds = diags(tm);
   auto d = find(ds, "S6.2.producer-op-not-written");
-  ASSERT_NE(d, nullptr) << all(ds);
+  ASSERT_TRUE(d) << all(ds);
   EXPECT_EQ(d->task, "Copy");
   EXPECT_EQ(d->resource, "out");
   EXPECT_EQ(d->step, 1);
@@ -162,7 +162,7 @@ TEST(VerifyRoles, ConsumerOpOnWrittenResourceRejected) {
   auto t = ts::Task("Copy").warps(0, 1).writes(in, out).schedule(SingleCopy{}, in, out);
   auto tm = ts::TaskManager(ts::tasks(t), ts::DependencyGraph{{out, {in}}}, quiet());
   auto d = find(diags(tm), "S6.2.consumer-op-not-read");
-  ASSERT_NE(d, nullptr);
+  ASSERT_TRUE(d);
   EXPECT_EQ(d->resource, "in");
   EXPECT_EQ(d->step_text, "in.load()");
 }
@@ -176,10 +176,10 @@ TEST(VerifyGraph, UnusedGraphResourceAndEdgeWithoutReaderRejected) {
   auto tm = ts::TaskManager(ts::tasks(t), ts::DependencyGraph{{out, {in, extra}}}, quiet());
   auto ds = diags(tm);
   auto d = find(ds, "S6.3.unused-graph-resource");
-  ASSERT_NE(d, nullptr) << all(ds);
+  ASSERT_TRUE(d) << all(ds);
   EXPECT_EQ(d->resource, "extra");
   auto e = find(ds, "S6.3.edge-without-reader");
-  ASSERT_NE(e, nullptr);
+  ASSERT_TRUE(e);
   EXPECT_EQ(e->resource, "extra");
 }
 
@@ -189,7 +189,7 @@ TEST(VerifyGraph, EdgeWithoutWriterRejected) {
   auto t = ts::Task("Copy").warps(0, 1).reads(in).writes(out).schedule(SingleCopy{}, in, out);
   auto tm = ts::TaskManager(ts::tasks(t), ts::DependencyGraph{{out, {in}}, {in, {out}}}, quiet());
   auto d = find(diags(tm), "S6.3.edge-without-writer");
-  ASSERT_NE(d, nullptr);
+  ASSERT_TRUE(d);
   EXPECT_EQ(d->resource, "in");
 }
 
@@ -199,7 +199,7 @@ TEST(VerifyGraph, UsedResourceMissingFromGraphRejected) {
   auto t = ts::Task("Copy").warps(0, 1).reads(in).writes(out).schedule(SingleCopy{}, in, out);
   auto tm = ts::TaskManager(ts::tasks(t), ts::DependencyGraph{}, quiet());
   auto d = find(diags(tm), "S6.4.resource-not-in-graph");
-  ASSERT_NE(d, nullptr);
+  ASSERT_TRUE(d);
   EXPECT_EQ(d->task, "Copy");
   EXPECT_EQ(d->resource, "in");
   EXPECT_EQ(d->step, 0);
@@ -212,7 +212,7 @@ TEST(VerifyGraph, DeclaredButUnusedResourceRejected) {
   auto t = ts::Task("Copy").warps(0, 1).reads(in, spare).writes(out).schedule(SingleCopy{}, in, out);
   auto tm = ts::TaskManager(ts::tasks(t), ts::DependencyGraph{{out, {in}}}, quiet());
   auto d = find(diags(tm), "S6.5.declared-resource-unused");
-  ASSERT_NE(d, nullptr);
+  ASSERT_TRUE(d);
   EXPECT_EQ(d->task, "Copy");
   EXPECT_EQ(d->resource, "spare");
 }
@@ -230,7 +230,7 @@ TEST(VerifyDispatch, WorkStepWithoutMethodRejected) {
   auto m = editable(tm);
   m.tasks[0].schedule.steps[1].method.clear();
   auto d = find(diags(m), "S6.15.unresolved-work");
-  ASSERT_NE(d, nullptr);
+  ASSERT_TRUE(d);
   EXPECT_EQ(d->task, "Copy");
   EXPECT_EQ(d->step, 1);
 }
