@@ -28,10 +28,10 @@ void check_epilogue_step(Model const& m, int task, ir::Step const& s, Diagnostic
   std::string where;
   if (ir.work_tile_loop < 0 || ir.blocks[ir.work_tile_loop].queue_resource != s.resource)
     where = "outside a work_tile_loop over this queue";
-  else if (ir::inside(ir, s.block, ir::BlockKind::Skippable))
-    where = "inside the skippable region, so skipped tiles would not advance the queue";
   else if (ir::inside(ir, s.block, ir::BlockKind::DomainLoop))
     where = "inside the domain loop, so it would run once per iteration instead of once per tile";
+  else if (ir::inside(ir, s.block, ir::BlockKind::Skippable))
+    where = "inside the skippable region, so skipped tiles would not advance the queue";
   else if (s.block != ir.work_tile_loop)
     where = "inside a " + ir::to_string(ir.blocks[s.block].kind) + " block, so some tiles would not advance the queue";
   else if (ir.domain_loop >= 0 && s.section != ir::Section::Tail)
