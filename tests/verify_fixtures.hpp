@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <optional>
 #include <string>
@@ -74,7 +76,11 @@ inline std::vector<ts::Diagnostic> diags(ts::TaskManagerBase const& tm) { return
 // temporary list), or nothing.
 inline std::optional<ts::Diagnostic> find(std::vector<ts::Diagnostic> const& ds, std::string const& id) {
   for (auto const& d : ds)
-    if (d.check.rfind(id, 0) == 0) return d;
+    if (d.check.rfind(id, 0) == 0) {
+      // TS_PRINT_DIAGS=1 prints the matched message: docs/checks.md quotes these.
+      if (std::getenv("TS_PRINT_DIAGS")) std::fprintf(stderr, "DIAG %s\n", d.format().c_str());
+      return d;
+    }
   return std::nullopt;
 }
 inline bool has(std::vector<ts::Diagnostic> const& ds, std::string const& id) { return find(ds, id).has_value(); }

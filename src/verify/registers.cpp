@@ -69,6 +69,12 @@ void check_registers(Model const& m, Limits const& l, Diagnostics& out) {
   if (total > l.register_file) {
     Diagnostic d;
     d.check = "S6.23.register-budget";
+    int largest = -1;  // name the biggest requester: the first place to give registers back
+    for (size_t ti = 0; ti < m.tasks.size(); ++ti)
+      if (largest < 0 || regs_of(m.tasks[ti]) * m.tasks[ti].num_warps >
+                             regs_of(m.tasks[largest]) * m.tasks[largest].num_warps)
+        largest = static_cast<int>(ti);
+    if (largest >= 0) d.task = m.tasks[largest].name;
     d.message = "the tasks' register requests (registers x threads, summed over the block) exceed the register file";
     d.expected = "<= " + std::to_string(l.register_file);
     d.actual = std::to_string(total);
