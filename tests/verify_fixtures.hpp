@@ -83,6 +83,10 @@ inline std::optional<ts::Diagnostic> find(std::vector<ts::Diagnostic> const& ds,
     }
   return std::nullopt;
 }
+// Prints a diagnostic caught as an exception under TS_PRINT_DIAGS=1 (docs/checks.md).
+inline void note(ts::Diagnostic const& d) {
+  if (std::getenv("TS_PRINT_DIAGS")) std::fprintf(stderr, "DIAG %s\n", d.format().c_str());
+}
 inline bool has(std::vector<ts::Diagnostic> const& ds, std::string const& id) { return find(ds, id).has_value(); }
 inline std::string all(std::vector<ts::Diagnostic> const& ds) {
   std::string s;

@@ -24,12 +24,11 @@ struct ZeroStep {
 struct GuardOutsideLoop {
   template <class S, class In, class Out>
   void operator()(S& s, In& in, Out& out) const {
-    ts::rec::DomainLoopHandle* saved = nullptr;
-    s.domain_loop(0LL, 8LL, 1LL, [&](auto& d) { saved = &d; });
+    // The loop handle escapes its loop only in this deliberately wrong capture.
+    std::optional<ts::rec::DomainLoopHandle> saved;
+    s.domain_loop(0LL, 8LL, 1LL, [&](auto& d) { saved.emplace(d); });
     (void)in, (void)out;
-    // The handle outlives its loop only in this deliberately wrong capture.
-    ts::rec::DomainLoopHandle copy = *saved;
-    copy.first_iter([&] {});
+    saved->first_iter([&] {});
   }
 };
 struct TwoDomainLoops {
@@ -63,6 +62,7 @@ TEST(VerifyDomain, ZeroStepRejectedAtCapture) {
     copy_manager(ZeroStep{});
     FAIL() << "expected a CaptureError";
   } catch (ts::CaptureError const& e) {
+    note(e.diagnostic());
     EXPECT_EQ(e.diagnostic().check, "capture.zero-step");
     EXPECT_EQ(e.diagnostic().task, "Copy");
     EXPECT_EQ(e.diagnostic().actual, "0");
@@ -111,6 +111,7 @@ TEST(VerifyCapture, GuardOutsideItsLoopRejected) {
     copy_manager(GuardOutsideLoop{});
     FAIL();
   } catch (ts::CaptureError const& e) {
+    note(e.diagnostic());
     EXPECT_EQ(e.diagnostic().check, "capture.guard-outside-loop");
     EXPECT_EQ(e.diagnostic().task, "Copy");
     EXPECT_EQ(e.diagnostic().section, "tail");
@@ -122,6 +123,7 @@ TEST(VerifyCapture, SecondDomainLoopRejected) {
     copy_manager(TwoDomainLoops{});
     FAIL();
   } catch (ts::CaptureError const& e) {
+    note(e.diagnostic());
     EXPECT_EQ(e.diagnostic().check, "capture.second-domain-loop");
   }
 }
@@ -135,6 +137,7 @@ TEST(VerifyCapture, SecondWorkTileLoopRejected) {
     ts::TaskManager(ts::tasks(t), ts::DependencyGraph{{out, {in}}}, quiet());
     FAIL();
   } catch (ts::CaptureError const& e) {
+    note(e.diagnostic());
     EXPECT_EQ(e.diagnostic().check, "capture.second-work-tile-loop");
     EXPECT_EQ(e.diagnostic().resource, "queue");
   }
