@@ -209,3 +209,22 @@ TEST(VerifyHeadLoop, ProducerInHeadAndLoopWarns) {
 TEST(VerifyHeadLoop, NearMissLoopOnlyProducerDoesNotWarn) {
   EXPECT_FALSE(has(diags(producer_only(Produce{})), "S6.14"));
 }
+
+namespace {
+// Per-tile accumulator pattern: acquire in the head, producer work in the loop, commit in
+// the tail. Not an overlap.
+struct AccumulateAcrossLoop {
+  template <class S, class In, class B>
+  void operator()(S& s, In& in, B& b) const {
+    b.acquire();
+    s.domain_loop(0LL, 8LL, 1LL, [&](auto&) { ts::work<&Buf::put>(b, ts::work<&Src::load>(in)); });
+    b.commit();
+  }
+};
+}  // namespace
+
+TEST(VerifyHeadLoop, NearMissHeadAcquireWithLoopWorkDoesNotWarn) {
+  auto ds = diags(producer_only(AccumulateAcrossLoop{}));
+  EXPECT_FALSE(has(ds, "S6.14")) << all(ds);
+  EXPECT_FALSE(has(ds, "S6.6")) << all(ds);
+}

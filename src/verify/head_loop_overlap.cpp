@@ -11,11 +11,12 @@ void check_head_loop_overlap(Model const& m, Diagnostics& out) {
     auto const& steps = m.tasks[ti].schedule.steps;
     std::vector<int> reported;
     for (auto const& head : steps) {
-      if (head.section != ir::Section::Head || head.resource < 0 || !is_producer_op(head)) continue;
-      if (head.kind == ir::StepKind::QueueFetch || contains(reported, head.resource)) continue;
+      bool advances = head.kind == ir::StepKind::Acquire || head.kind == ir::StepKind::Commit;
+      if (head.section != ir::Section::Head || head.resource < 0 || !advances) continue;
+      if (contains(reported, head.resource)) continue;
       if (m.resource(head.resource).kind == ResourceKind::WorkQueue) continue;
       for (auto const& loop : steps) {
-        if (loop.section != ir::Section::Loop || loop.resource != head.resource || !is_producer_op(loop)) continue;
+        if (loop.section != ir::Section::Loop || loop.resource != head.resource || loop.kind != head.kind) continue;
         auto d = at_step(m, static_cast<int>(ti), loop.id, "S6.14.head-loop-producer-overlap",
                          "a producer op on '" + m.resource(loop.resource).name + "' runs in the head (step " +
                              std::to_string(head.id) + " `" + m.step_text(static_cast<int>(ti), head.id) +
