@@ -168,6 +168,28 @@ int PipelineConfig::cluster_ctas() const {
   return l[0] * l[1] * l[2] * l[3];
 }
 
+namespace {
+int declared_async_arrivals(CooperativeGroup g, Signal s) {
+  switch (s) {
+    case Signal::All: return g.threads();
+    case Signal::TaskWarpLeader:
+    case Signal::CtaLeaderTaskWarpLeader: return (g.threads() + 31) / 32;
+    case Signal::CtaLeader: return 1;
+  }
+  return 1;
+}
+}  // namespace
+
+int PipelineConfig::declared_full_arrivals() const {
+  if (producer_engine() == Engine::Async) return declared_async_arrivals(producer_group, producer_signal);
+  return 1;  // Tma / ClcFetch: one elected arrive.expect_tx; Umma: one tcgen05.commit
+}
+
+int PipelineConfig::declared_empty_arrivals() const {
+  if (consumer_engine() == Engine::Async) return declared_async_arrivals(consumer_group, consumer_signal);
+  return 1;  // Umma consumer: one tcgen05.commit releases the stage
+}
+
 bool PipelineConfig::clustered() const { return cluster_ctas() > 1; }
 
 namespace {

@@ -1,0 +1,86 @@
+// S6.22 warp-group register consistency and S6.23 register budget (SPEC S5.2).
+// setmaxnreg acts on a whole warp group (4 aligned warps), so every task overlapping one
+// warp group must ask for the same per-thread count; a task without a request runs at
+// the launch budget min(255, floor(65536 / block threads / 8) * 8). The block total
+// (requests x threads, gaps between tasks at the launch budget) must fit the register
+// file, and each request is a multiple of 8 in [24, 256] (what setmaxnreg accepts).
+#include <algorithm>
+
+#include "passes.hpp"
+
+namespace ts::verify {
+
+namespace {
+
+int launch_budget(int block_threads, int file) {
+  if (block_threads <= 0) return 255;
+  return std::min(255, file / block_threads / 8 * 8);
+}
+
+}  // namespace
+
+void check_registers(Model const& m, Limits const& l, Diagnostics& out) {
+  int warps = m.total_warps();
+  int budget = launch_budget(warps * 32, l.register_file);
+  auto regs_of = [&](TaskModel const& t) { return t.num_registers.value_or(budget); };
+
+  for (size_t ti = 0; ti < m.tasks.size(); ++ti) {
+    auto const& t = m.tasks[ti];
+    if (!t.num_registers) continue;
+    int r = *t.num_registers;
+    if (r % 8 == 0 && r >= 24 && r <= 256) continue;
+    auto d = at_task(m, static_cast<int>(ti), "S6.23.register-request-range",
+                     "num_registers must be a multiple of 8 in [24, 256] (setmaxnreg)");
+    d.expected = "a multiple of 8 in [24, 256]";
+    d.actual = std::to_string(r);
+    out.push_back(d);
+  }
+
+  // S6.22: per warp group, every overlapping task asks for the same count.
+  for (int g = 0; g * 4 < warps; ++g) {
+    int first = -1;
+    for (size_t ti = 0; ti < m.tasks.size(); ++ti) {
+      auto const& t = m.tasks[ti];
+      if (t.warp_end() <= g * 4 || t.warp_start >= g * 4 + 4) continue;
+      if (first < 0) {
+        first = static_cast<int>(ti);
+        continue;
+      }
+      if (regs_of(t) == regs_of(m.tasks[first])) continue;
+      auto d = at_task(m, static_cast<int>(ti), "S6.22.warp-group-registers",
+                       "tasks '" + m.tasks[first].name + "' and '" + t.name + "' share warp group " +
+                           std::to_string(g) + " (warps " + std::to_string(g * 4) + ".." + std::to_string(g * 4 + 3) +
+                           ") but request different register counts");
+      d.expected = std::to_string(regs_of(m.tasks[first])) + " (as '" + m.tasks[first].name + "')";
+      d.actual = std::to_string(regs_of(t));
+      d.hint = "give both tasks the same registers(), or align the tasks to warp groups";
+      out.push_back(d);
+    }
+  }
+
+  // S6.23: block total fits the register file.
+  long long total = 0;
+  int covered = 0;
+  for (auto const& t : m.tasks) {
+    total += static_cast<long long>(regs_of(t)) * t.num_warps * 32;
+    covered += t.num_warps;
+  }
+  total += static_cast<long long>(std::max(0, warps - covered)) * 32 * budget;
+  if (total > l.register_file) {
+    Diagnostic d;
+    d.check = "S6.23.register-budget";
+    int largest = -1;  // name the biggest requester: the first place to give registers back
+    for (size_t ti = 0; ti < m.tasks.size(); ++ti)
+      if (largest < 0 || regs_of(m.tasks[ti]) * m.tasks[ti].num_warps >
+                             regs_of(m.tasks[largest]) * m.tasks[largest].num_warps)
+        largest = static_cast<int>(ti);
+    if (largest >= 0) d.task = m.tasks[largest].name;
+    d.message = "the tasks' register requests (registers x threads, summed over the block) exceed the register file";
+    d.expected = "<= " + std::to_string(l.register_file);
+    d.actual = std::to_string(total);
+    d.hint = "lower some task's registers(); tasks without a request use " + std::to_string(budget);
+    out.push_back(d);
+  }
+}
+
+}  // namespace ts::verify
