@@ -192,33 +192,6 @@ int PipelineConfig::declared_empty_arrivals() const {
 
 bool PipelineConfig::clustered() const { return cluster_ctas() > 1; }
 
-namespace {
-int signalling_arrivals(CooperativeGroup const& g, Signal s) {
-  switch (s) {
-    case Signal::All: return g.threads();
-    case Signal::CtaLeader: return 1;
-    case Signal::TaskWarpLeader:
-    case Signal::CtaLeaderTaskWarpLeader: return (g.threads() + 31) / 32;
-  }
-  return g.threads();
-}
-}  // namespace
-
-int PipelineConfig::declared_full_arrivals() const {
-  switch (producer_engine()) {
-    case Engine::Async: return signalling_arrivals(producer_group, producer_signal);
-    case Engine::Tma:
-    case Engine::ClcFetch:
-    case Engine::Umma: return 1;
-  }
-  return 1;
-}
-
-int PipelineConfig::declared_empty_arrivals() const {
-  if (consumer_engine() == Engine::Umma) return 1;
-  return signalling_arrivals(consumer_group, consumer_signal);
-}
-
 std::string to_string(PipelineType t) {
   switch (t) {
     case PipelineType::AsyncAsync: return "AsyncAsync";

@@ -141,12 +141,6 @@ struct PipelineConfig {
   Engine producer_engine() const;
   Engine consumer_engine() const;
   bool clustered() const;  // cluster shape present and larger than 1 CTA
-  // Barrier init counts the runtime uses, derived from the declared groups and signal
-  // modes (docs/pipeline-arrivals.md): an Async side counts its signalling threads
-  // (All: group threads; TaskWarpLeader: one per warp; CtaLeader: 1); a Tma/ClcFetch
-  // producer arrives once per stage (the elected arrive.expect_tx); a Umma side once.
-  int declared_full_arrivals() const;
-  int declared_empty_arrivals() const;
   int cluster_ctas() const;
   // Arrival counts the runtime initialises a stage's full / empty mbarrier with, as
   // DECLARED by this config, per CTA (docs/pipeline-arrivals.md). Async side: All ->
