@@ -59,13 +59,25 @@ void register_budget(Model const& m, std::ostream& os) {
   long long total = 0;
   for (auto const& t : m.tasks) {
     int regs = t.num_registers.value_or(base);
-    total += static_cast<long long>(regs) * t.num_warps * 32;
     int delta = regs - base;
     os << "  " << t.name << "[" << t.warp_start << ":" << t.warp_end() << ") " << regs << " regs/thread";
     if (!t.num_registers) os << " (launch budget)";
     else if (delta < 0) os << ", donates " << -delta << " x " << t.num_warps * 32 << " threads";
     else if (delta > 0) os << ", borrows " << delta << " x " << t.num_warps * 32 << " threads";
     os << "\n";
+  }
+  // Per warp: a warp no task covers holds its warp group's setmaxnreg count.
+  for (int w = 0; w < warps; ++w) {
+    int regs = -1;
+    for (auto const& t : m.tasks)
+      if (w >= t.warp_start && w < t.warp_end()) regs = t.num_registers.value_or(base);
+    if (regs < 0) {
+      regs = base;
+      for (auto const& t : m.tasks)
+        if (t.num_registers && t.warp_start < (w / 4) * 4 + 4 && t.warp_end() > (w / 4) * 4) regs = *t.num_registers;
+      os << "  warp " << w << " (no task) " << regs << " regs/thread\n";
+    }
+    total += static_cast<long long>(regs) * 32;
   }
   os << "  total " << total << " of 65536 registers" << (total <= 65536 ? " (fits)" : " (OVER BUDGET)") << "\n";
 }

@@ -2,7 +2,8 @@
 // setmaxnreg acts on a whole warp group (4 aligned warps), so every task overlapping one
 // warp group must ask for the same per-thread count; a task without a request runs at
 // the launch budget min(255, floor(65536 / block threads / 8) * 8). The block total
-// (requests x threads, gaps between tasks at the launch budget) must fit the register
+// (per warp: its task's request; an uncovered warp takes its warp group's request, or
+// the launch budget when the group has none) must fit the register
 // file, and each request is a multiple of 8 in [24, 256] (what setmaxnreg accepts).
 #include <algorithm>
 
@@ -58,14 +59,18 @@ void check_registers(Model const& m, Limits const& l, Diagnostics& out) {
     }
   }
 
-  // S6.23: block total fits the register file.
+  // S6.23: block total fits the register file. Counted per warp: a warp holds its task's
+  // count; a warp no task covers holds the count its warp group was set to (setmaxnreg
+  // runs on the whole group), or the launch budget when no task of the group asks.
+  auto regs_of_warp = [&](int w) {
+    for (auto const& t : m.tasks)
+      if (w >= t.warp_start && w < t.warp_end()) return regs_of(t);
+    for (auto const& t : m.tasks)
+      if (t.num_registers && t.warp_start < (w / 4) * 4 + 4 && t.warp_end() > (w / 4) * 4) return *t.num_registers;
+    return budget;
+  };
   long long total = 0;
-  int covered = 0;
-  for (auto const& t : m.tasks) {
-    total += static_cast<long long>(regs_of(t)) * t.num_warps * 32;
-    covered += t.num_warps;
-  }
-  total += static_cast<long long>(std::max(0, warps - covered)) * 32 * budget;
+  for (int w = 0; w < warps; ++w) total += static_cast<long long>(regs_of_warp(w)) * 32;
   if (total > l.register_file) {
     Diagnostic d;
     d.check = "S6.23.register-budget";

@@ -68,9 +68,16 @@ struct Sm90Arch {
   }
   __device__ void pdl_wait() { asm volatile("griddepcontrol.wait;" ::: "memory"); }
   __device__ void pdl_launch() { asm volatile("griddepcontrol.launch_dependents;" :::); }
+  // Release builds trap without printing: a printf call in the kernel would serialize
+  // wgmma and keep per-thread state in local memory. Debug builds (TS_BOUNDED_WAITS) report.
   [[noreturn]] __device__ void fail(char const* what, WaitSite const& s) {
+#if defined(TS_BOUNDED_WAITS)
     printf("TS device error: %s (block %d thread %d task %d resource %d op %d stage %d phase %u)\n", what,
            coord.block_idx, coord.thread_in_block, s.task, s.resource, int(s.op), s.stage, s.phase);
+#else
+    (void)what;
+    (void)s;
+#endif
     __trap();
   }
 };

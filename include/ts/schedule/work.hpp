@@ -22,12 +22,14 @@ TS_HD constexpr void check_work_method() {
 }
 }  // namespace detail
 
+TS_NO_HD_WARNING
 template <auto M, class H, class... A>
 TS_HD decltype(auto) work(H const& h, A&&... args) {
   detail::check_work_method<M>();
   return h.template invoke<M>(std::forward<A>(args)...);
 }
 
+TS_NO_HD_WARNING
 template <auto M, class H, class... A>
 TS_HD decltype(auto) produce(H const& h, A&&... args) {
   detail::check_work_method<M>();
@@ -36,6 +38,7 @@ TS_HD decltype(auto) produce(H const& h, A&&... args) {
   return h.template invoke<M>(std::forward<A>(args)...);
 }
 
+TS_NO_HD_WARNING
 template <auto M, class H, class... A>
 TS_HD decltype(auto) consume(H const& h, A&&... args) {
   detail::check_work_method<M>();
@@ -44,6 +47,7 @@ TS_HD decltype(auto) consume(H const& h, A&&... args) {
   return h.template invoke<M>(std::forward<A>(args)...);
 }
 
+TS_NO_HD_WARNING
 template <auto M, class H, class... A>
 TS_HD decltype(auto) aux(H const& h, A&&... args) {
   detail::check_work_method<M>();
@@ -53,6 +57,7 @@ TS_HD decltype(auto) aux(H const& h, A&&... args) {
 }
 
 // A domain bound computed per work tile by `long long R::f(ts::WorkTile const&) const`.
+TS_NO_HD_WARNING
 template <auto M, class H>
 TS_HD auto per_tile(H const& h) {
   return h.template per_tile<M>();

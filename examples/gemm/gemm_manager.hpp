@@ -1,0 +1,41 @@
+// Host-side declaration of the Hopper GEMM: resources, tasks, graph, manager.
+#pragma once
+#include "gemm_resources.hpp"
+#include "ts/ts.hpp"
+
+namespace gemm {
+
+struct Problem {
+  int M = 0, N = 0, K = 0;
+  void const* map_a = nullptr;  // device CUtensorMap of A (M x K, 128x64 boxes, 128B swizzle)
+  void const* map_b = nullptr;  // device CUtensorMap of B (N x K, 256x64 boxes, 128B swizzle)
+  uint16_t* d = nullptr;        // device D (M x N bf16)
+  int tiles_m() const { return (M + kTileM - 1) / kTileM; }
+  int tiles_n() const { return (N + kTileN - 1) / kTileN; }
+  int k_iters() const { return (K + kTileK - 1) / kTileK; }
+};
+
+inline auto make_gemm(Problem const& p, ts::Options o = {}) {
+  auto gmem = ts::resource("gmem_ab", GmemAB{{}, p.map_a, p.map_b, p.M, p.N, p.K});
+  auto smem = ts::resource("smem_ab", SmemAB{{}, {}, {}, p.map_a, p.map_b},
+                           ts::PipelineConfig::tma_async({.num_stages = kStages,
+                                                          .num_bytes = kBytesA + kBytesB,
+                                                          .producer_group = {ts::Agent::Thread, 1},
+                                                          .consumer_group = {ts::Agent::Warp, 8},
+                                                          .consumer_signal = ts::Signal::TaskWarpLeader}));
+  auto acc = ts::resource("acc", Accumulator{});
+  auto out = ts::resource("d", GmemD{{}, p.d, p.M, p.N, p.k_iters()});
+  TileQueue q;
+  q.num_tiles = p.tiles_m() * p.tiles_n();
+  q.tiles_m = p.tiles_m();
+  q.tiles_n = p.tiles_n();
+  auto tiles = ts::resource("tiles", q);
+  auto load = ts::Task("Load").warps(0, 1).reads(gmem, tiles).writes(smem).registers(40).schedule(
+      LoadSchedule{}, gmem, smem, tiles);
+  auto math = ts::Task("Math").warps(4, 8).reads(smem, acc, tiles).writes(acc, out).registers(232).schedule(
+      MathSchedule{}, smem, acc, out, tiles);
+  return ts::TaskManager(ts::tasks(load, math),
+                         ts::DependencyGraph{{smem, {gmem}}, {acc, {smem}}, {out, {acc}}}, o);
+}
+
+}  // namespace gemm

@@ -1,0 +1,220 @@
+// The Hopper BF16 GEMM as TS resources and schedules (cooperative shape):
+//   D[M][N] = A[M][K] * B[N][K]^T, bf16 in, fp32 accumulate, bf16 out.
+// A producer warp issues TMA loads of 128x64 A and 256x64 B slices into a TmaAsync SMEM
+// ring; a math task of two warpgroups (8 warps) issues wgmma from the ring into register
+// accumulators (each warpgroup 64 x 256 of the 128 x 256 tile), releasing each stage once
+// the next stage's MMAs are issued and the previous ones retired; the epilogue stores the
+// accumulators; a static persistent queue walks the tiles in a grouped order.
+//
+// Included by host code (capture, verification, printout) and device code (sm_90a).
+// Device-only instructions sit behind __CUDA_ARCH__; on the host the bodies are never
+// executed (the CPU-emulator port of these bodies goes through the portable arch layer).
+#pragma once
+#include <cstdint>
+
+#include "ts/schedule.hpp"
+#if defined(__CUDA_ARCH__)
+#include <cuda.h>
+#include <cuda_bf16.h>
+
+#include "ts/arch/sm90_tma.cuh"
+#include "ts/arch/sm90_wgmma.cuh"
+#endif
+
+namespace gemm {
+
+constexpr int kTileM = 128, kTileN = 256, kTileK = 64;
+constexpr int kStages = 4;
+constexpr int kGroupM = 8;
+constexpr int kBytesA = kTileM * kTileK * 2, kBytesB = kTileN * kTileK * 2;
+
+// Tiles in a grouped raster: kGroupM tile rows at a time, so a group's B slices stay in L2.
+struct TileQueue : ts::WorkQueue {
+  int tiles_m = 0, tiles_n = 0;
+  TS_HD ts::WorkTile make_tile(int t) const {
+    ts::WorkTile w;
+    w.tile_idx = t;
+    w.valid = t < num_tiles;
+    int per_group = kGroupM * tiles_n;
+    int first_m = (t / per_group) * kGroupM;
+    int rows = tiles_m - first_m < kGroupM ? tiles_m - first_m : kGroupM;
+    int in_group = t % per_group;
+    w.coord[0] = first_m + in_group % rows;
+    w.coord[1] = in_group / rows;
+    return w;
+  }
+};
+
+// Where one stage's A and B slices come from (a task-local value).
+struct TileSource {
+  int k = 0, m = 0, n = 0;  // element offsets
+};
+
+// Global A and B, read through TMA tensor maps kept in device memory.
+struct GmemAB : ts::MemoryResource {
+  void const* map_a = nullptr;  // CUtensorMap* (device memory)
+  void const* map_b = nullptr;
+  int M = 0, N = 0, K = 0;
+  TS_HD int k_iters() const { return (K + kTileK - 1) / kTileK; }
+  TS_HD TileSource source(ts::ConsumerStage const& si) const {
+    return TileSource{int(si.loop_offset) * kTileK, si.work_tile.coord[0] * kTileM, si.work_tile.coord[1] * kTileN};
+  }
+};
+
+// Two wgmma shared-memory descriptors: this warpgroup's A rows and the B slice.
+struct StageDescs {
+  uint64_t a = 0, b = 0;
+};
+
+// The SMEM ring of A/B slices (TmaAsync pipeline, kStages deep).
+struct SmemAB : ts::MemoryResource {
+  ts::SmemArray<uint16_t> a, b;
+  void const* map_a = nullptr;
+  void const* map_b = nullptr;
+  void declare_allocations(ts::Allocations& al) {
+    al.smem("a_stages", a, kStages * kTileM * kTileK, 1024);  // 128-byte swizzled TMA tiles
+    al.smem("b_stages", b, kStages * kTileN * kTileK, 1024);
+  }
+  // Producer work: the elected lane issues both TMA loads onto the stage's full barrier.
+  TS_HD void load(ts::ProducerStage const& si, TileSource src) const {
+#if defined(__CUDA_ARCH__)
+    if (si.thread.thread_in_task == 0) {
+      auto* base_a = a.ptr(si.context) + si.stage_idx * kTileM * kTileK;
+      auto* base_b = b.ptr(si.context) + si.stage_idx * kTileN * kTileK;
+      ts::sm90::tma_load_2d(base_a, static_cast<CUtensorMap const*>(map_a), si.barrier, src.k, src.m);
+      ts::sm90::tma_load_2d(base_b, static_cast<CUtensorMap const*>(map_b), si.barrier, src.k, src.n);
+    }
+#else
+    (void)si;
+    (void)src;
+#endif
+  }
+  // Consumer work: descriptors of this warpgroup's operands in the waited stage.
+  TS_HD StageDescs descriptors(ts::ConsumerStage const& si) const {
+#if defined(__CUDA_ARCH__)
+    int wg = si.thread.warp_in_task() / 4;
+    auto* base_a = a.ptr(si.context) + si.stage_idx * kTileM * kTileK + wg * 64 * kTileK;
+    auto* base_b = b.ptr(si.context) + si.stage_idx * kTileN * kTileK;
+    return StageDescs{ts::sm90::desc_k_major_sw128(base_a), ts::sm90::desc_k_major_sw128(base_b)};
+#else
+    (void)si;
+    return {};
+#endif
+  }
+};
+
+// Register accumulators of the math warpgroups (per-thread state of the resource).
+struct Accumulator : ts::MemoryResource {
+  float acc[128];
+  bool fresh;
+  // Auxiliary: a new tile starts; the first MMA overwrites instead of accumulating.
+  TS_HD void begin_tile(ts::AuxStage const&) { fresh = true; }
+  // Producer work into the accumulator: four k16 MMAs of one stage, committed as a group.
+  TS_HD void mma(ts::ProducerStage const&, StageDescs d) {
+#if defined(__CUDA_ARCH__)
+    ts::sm90::fence_accumulators(acc);
+    ts::sm90::wgmma_fence();
+#pragma unroll
+    for (int kk = 0; kk < kTileK / 16; ++kk)
+      ts::sm90::wgmma_m64n256k16_bf16(acc, d.a + 2 * kk, d.b + 2 * kk, (fresh && kk == 0) ? 0 : 1);
+    ts::sm90::wgmma_commit();
+#else
+    (void)d;
+#endif
+    fresh = false;
+  }
+  // Auxiliary: all but the newest MMA group have finished reading shared memory.
+  TS_HD void retire_previous(ts::AuxStage const&) {
+#if defined(__CUDA_ARCH__)
+    ts::sm90::wgmma_wait<1>();
+    ts::sm90::fence_accumulators(acc);
+#endif
+  }
+  TS_HD void retire_all(ts::AuxStage const&) {
+#if defined(__CUDA_ARCH__)
+    ts::sm90::wgmma_wait<0>();
+    ts::sm90::fence_accumulators(acc);
+#endif
+  }
+  // Consumer work: the finished fragment.
+  TS_HD float const* fragment(ts::ConsumerStage const&) const { return acc; }
+};
+
+// Global D: the epilogue stores each thread's m64n256 fragment as bf16 pairs.
+struct GmemD : ts::MemoryResource {
+  uint16_t* d = nullptr;  // bf16 bits
+  int M = 0, N = 0;
+  int k_iters = 0;  // K extent in stages: the math task's domain (it never touches GMEM A/B)
+  TS_HD void store(ts::ProducerStage const& si, float const* frag) const {
+#if defined(__CUDA_ARCH__)
+    auto* out = reinterpret_cast<__nv_bfloat16*>(d);
+    int wg = si.thread.warp_in_task() / 4, warp = si.thread.warp_in_task() % 4, lane = si.thread.lane();
+    int row0 = si.work_tile.coord[0] * kTileM + wg * 64 + warp * 16 + lane / 4;
+#pragma unroll
+    for (int j = 0; j < 32; ++j) {
+      int col = si.work_tile.coord[1] * kTileN + j * 8 + (lane % 4) * 2;
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        int row = row0 + h * 8;
+        if (row < M && col < N) {
+          __nv_bfloat162 v = __floats2bfloat162_rn(frag[4 * j + 2 * h], frag[4 * j + 2 * h + 1]);
+          if (col + 1 < N && (N & 1) == 0) {
+            *reinterpret_cast<__nv_bfloat162*>(out + size_t(row) * N + col) = v;
+          } else {
+            out[size_t(row) * N + col] = v.x;
+            if (col + 1 < N) out[size_t(row) * N + col + 1] = v.y;
+          }
+        }
+      }
+    }
+#else
+    (void)si;
+    (void)frag;
+#endif
+  }
+};
+
+// ---- schedules ----
+
+struct LoadSchedule {
+  template <class S, class G, class Smem, class Q>
+  TS_HD void operator()(S& s, G& gmem, Smem& smem, Q& wq) const {
+    s.work_tile_loop(wq, [&] {
+      s.domain_loop(0, gmem->k_iters(), 1, [&] {
+        smem.acquire();
+        auto src = ts::work<&GmemAB::source>(gmem);
+        ts::work<&SmemAB::load>(smem, src);
+        smem.commit();
+      });
+      wq.try_wait();
+      wq.wait();
+      wq.get_and_advance_work_tile();
+      wq.release();
+    });
+  }
+};
+
+struct MathSchedule {
+  template <class S, class Smem, class Acc, class Out, class Q>
+  TS_HD void operator()(S& s, Smem& smem, Acc& acc, Out& out, Q& wq) const {
+    s.work_tile_loop(wq, [&] {
+      ts::work<&Accumulator::begin_tile>(acc);
+      s.domain_loop(0, out->k_iters, 1, [&] {
+        smem.wait();
+        auto descs = ts::work<&SmemAB::descriptors>(smem);
+        ts::work<&Accumulator::mma>(acc, descs);
+        ts::work<&Accumulator::retire_previous>(acc);
+        s.every(1, 1, [&] { smem.release(); });  // the previous stage: its MMAs have retired
+      });
+      ts::work<&Accumulator::retire_all>(acc);
+      smem.release();  // the last stage
+      ts::work<&GmemD::store>(out, ts::work<&Accumulator::fragment>(acc));
+      wq.try_wait();
+      wq.wait();
+      wq.get_and_advance_work_tile();
+      wq.release();
+    });
+  }
+};
+
+}  // namespace gemm

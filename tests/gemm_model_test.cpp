@@ -1,0 +1,28 @@
+// The Hopper GEMM's TS declaration verifies cleanly and prints as documented.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "gemm/gemm_manager.hpp"
+
+TEST(GemmModel, VerifiesWithoutDiagnostics) {
+  gemm::Problem p{1024, 1024, 512};
+  auto tm = gemm::make_gemm(p, ts::Options{.verbose = false, .exhaustive_check = false});
+  auto rep = tm.print_and_verify();
+  for (auto const& d : rep.diagnostics) ADD_FAILURE() << d.format();
+  auto const& m = tm.model();
+  ASSERT_EQ(m.tasks.size(), 2u);
+  EXPECT_EQ(m.tasks[1].schedule.blocks[m.tasks[1].schedule.work_tile_loop].kind, ts::ir::BlockKind::WorkTileLoop);
+}
+
+TEST(GemmModel, LayoutFitsSharedMemory) {
+  gemm::Problem p{256, 512, 128};
+  auto tm = gemm::make_gemm(p, ts::Options{.verbose = false, .exhaustive_check = false});
+  auto const& L = tm.layout();
+  EXPECT_LE(L.smem_bytes, ts::kSm90SmemCapacity);
+  EXPECT_EQ(L.block_threads, 384);
+  int smem = tm.model().find_resource("smem_ab");
+  EXPECT_EQ(L.pipes[smem].full_arrivals, 1);
+  EXPECT_EQ(L.pipes[smem].empty_arrivals, 8);
+  EXPECT_EQ(L.pipes[smem].stage_bytes, uint32_t(gemm::kBytesA + gemm::kBytesB));
+}
