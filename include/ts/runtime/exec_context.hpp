@@ -13,6 +13,9 @@
 //   template <class Q> WorkTile queue_read(Q const&, void const* response);
 //   void pdl_wait();  void pdl_launch();
 //   [[noreturn]] void fail(char const* what, WaitSite const&);
+// Optional step hooks (the CPU emulator uses them for scheduling points, replay and
+// error reports; the CUDA arch lacks them, so they compile away there):
+//   void on_sync(int task, int resource, SyncOp);  template <auto M> void on_work(int task, int resource);
 // Each thread owns its context and its copies of the resource structs, so per-tile
 // state kept in resource fields is per-thread register state, as on the GPU.
 #pragma once
@@ -41,6 +44,9 @@ struct WaitSite {
 };
 
 namespace exec {
+
+template <class A>
+concept HasStepHooks = requires(A& a) { a.on_sync(0, 0, SyncOp::Wait); };
 
 // Per (task, resource) pipeline position, kept by the executing thread.
 struct ResourceState {
@@ -99,11 +105,14 @@ class Handle {
   TS_HD int id() const { return id_; }
 
   TS_HD void try_acquire() const {
-    if (!live() || !pipe().pipelined) return;
+    if (!live()) return;
+    hook(SyncOp::TryAcquire);
+    if (!pipe().pipelined) return;
     st_->try_acquire_ready = ctx_->arch_.mbar_try_wait(empty_bar(st_->prod_open.index), st_->prod_open.phase ^ 1u);
   }
   TS_HD void acquire() const {
     if (!live()) return;
+    hook(SyncOp::Acquire);
     auto const& p = pipe();
     if (p.kind == ResourceKindCode::PdlLaunch || !p.pipelined) return;
     auto& c = st_->prod_open;
@@ -117,6 +126,7 @@ class Handle {
   }
   TS_HD void commit() const {
     if (!live()) return;
+    hook(SyncOp::Commit);
     auto const& p = pipe();
     if (p.kind == ResourceKindCode::PdlLaunch) {
       ctx_->arch_.pdl_launch();
@@ -130,11 +140,14 @@ class Handle {
     c.advance(p.num_stages, p.stride_commit);
   }
   TS_HD void try_wait() const {
-    if (!live() || !pipe().pipelined) return;
+    if (!live()) return;
+    hook(SyncOp::TryWait);
+    if (!pipe().pipelined) return;
     st_->try_wait_ready = ctx_->arch_.mbar_try_wait(full_bar(st_->cons_open.index), st_->cons_open.phase);
   }
   TS_HD void wait() const {
     if (!live()) return;
+    hook(SyncOp::Wait);
     auto const& p = pipe();
     if (p.kind == ResourceKindCode::PdlWait) {
       ctx_->arch_.pdl_wait();
@@ -149,6 +162,7 @@ class Handle {
   }
   TS_HD void release() const {
     if (!live()) return;
+    hook(SyncOp::Release);
     auto const& p = pipe();
     if (!p.pipelined) return;
     auto& c = st_->cons_close;
@@ -163,6 +177,7 @@ class Handle {
   // Work-queue bookkeeping (SPEC S4.6).
   TS_HD void get_and_advance_work_tile() const requires requires { T::is_work_queue; } {
     if (!live()) return;
+    hook(SyncOp::Advance);
     auto const& p = pipe();
     if (p.pipelined) {
       ctx_->tile_ = ctx_->arch_.queue_read(*res_, response(st_->cons_stage));
@@ -173,6 +188,7 @@ class Handle {
   }
   TS_HD void fetch_work_tile() const requires requires { T::is_work_queue; } {
     if (!live()) return;
+    hook(SyncOp::Fetch);
     if (ctx_->signals(SignalMode::CtaLeader))
       ctx_->arch_.queue_fetch(*res_, response(st_->prod_stage), full_bar(st_->prod_stage));
   }
@@ -182,6 +198,8 @@ class Handle {
     using W = work_traits<M>;
     static_assert(std::is_base_of_v<typename W::owner, T>,
                   "ts::work<M>(h): M is a method of another resource type than the handle's resource");
+    if constexpr (HasStepHooks<std::remove_reference_t<decltype(ctx_->arch_)>>)
+      if (live()) ctx_->arch_.template on_work<M>(ctx_->task_id_, id_);
     typename W::stage_type si;
     fill(si, W::role);
     using R = typename W::result;
@@ -200,6 +218,12 @@ class Handle {
 
  private:
   TS_HD bool live() const { return ctx_->live_; }
+  // Zero-cost unless the arch observes steps (the CPU emulator does).
+  TS_HD void hook(SyncOp op) const {
+    if constexpr (HasStepHooks<std::remove_reference_t<decltype(ctx_->arch_)>>)
+      ctx_->arch_.on_sync(ctx_->task_id_, id_, op);
+    (void)op;
+  }
   TS_HD PipelineRuntime const& pipe() const { return ctx_->pipes_[id_]; }
   TS_HD uint64_t* full_bar(int stage) const {
     return reinterpret_cast<uint64_t*>(ctx_->kernel().smem_base + pipe().full_offset) + stage;
