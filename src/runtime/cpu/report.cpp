@@ -141,6 +141,7 @@ void Emulator::on_step(int task, int resource, int kind, char const* method) {
       }
     }
   }
+  if (kind != kStepWork && im.opt.converged_warps) im.warp_sync(f);
   yield();
 }
 
@@ -161,7 +162,9 @@ void Emulator::Impl::deadlock() {
         int count = 0;
         for (int t = w * 32; t < w * 32 + 32 && t < int(c.fibers.size()); ++t)
           if (c.fibers[t]->state == FiberState::Blocked) {
-            if (!first) first = c.fibers[t].get();
+            // Prefer a lane blocked on the real cause over one waiting for its warp.
+            if (!first || (first->wait == WaitKind::WarpSync && c.fibers[t]->wait != WaitKind::WarpSync))
+              first = c.fibers[t].get();
             ++count;
           }
         if (!first) continue;
@@ -198,6 +201,10 @@ void Emulator::Impl::deadlock() {
           case WaitKind::Replay:
             b.op = "replay";
             line << "replay event " << first->replay_index << " (an earlier event never happens)";
+            break;
+          case WaitKind::WarpSync:
+            b.op = "warp_sync";
+            line << "lane reconvergence (other lanes of the warp are blocked elsewhere)";
             break;
           case WaitKind::None: b.op = "?"; break;
         }

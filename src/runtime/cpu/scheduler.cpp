@@ -160,6 +160,8 @@ void Emulator::Impl::launch_cta(Kernel& k, int idx) {
   c->tmem_columns = k.spec.tmem_columns;
   int n = k.spec.block_threads;
   c->live = n;
+  c->warps.resize(n / 32);
+  for (auto& w : c->warps) w.live = 32;
   for (int t = 0; t < n; ++t) {
     auto f = make_fiber(c.get(), t, next_fiber_id++, opt.stack_bytes);
     if (k.spec.model) {
@@ -214,6 +216,8 @@ void Emulator::Impl::fiber_done(Fiber* f) {
   --c.live;
   count_trigger(*f);
   cta_sync_check(c);  // an exited thread no longer holds the CTA barrier back
+  --c.warps[f->tid / 32].live;
+  warp_sync_check(c, f->tid / 32);
   maybe_retire(c);
 }
 
@@ -324,6 +328,28 @@ void Emulator::cta_sync() {
   while (c.sync_gen == gen) {
     c.sync_waiters.push_back(&f);
     im.block(WaitKind::CtaSync);
+  }
+}
+
+// ---- warp reconvergence (__syncwarp over the live lanes) ----
+void Emulator::Impl::warp_sync_check(Cta& c, int w) {
+  Cta::Warp& wp = c.warps[w];
+  if (wp.arrived == 0 || wp.arrived < wp.live) return;
+  wp.arrived = 0;
+  ++wp.gen;
+  wake_all(wp.waiters);
+}
+
+void Emulator::Impl::warp_sync(Fiber& f) {
+  Cta& c = *f.cta;
+  int w = f.tid / 32;
+  Cta::Warp& wp = c.warps[w];
+  long long gen = wp.gen;
+  ++wp.arrived;
+  warp_sync_check(c, w);
+  while (c.warps[w].gen == gen) {
+    c.warps[w].waiters.push_back(&f);
+    block(WaitKind::WarpSync);
   }
 }
 

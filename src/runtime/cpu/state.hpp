@@ -40,7 +40,7 @@ struct MbarState {
 };
 
 enum class FiberState { Runnable, Blocked, Done };
-enum class WaitKind { None, Mbar, CtaSync, Pdl, Replay };
+enum class WaitKind { None, Mbar, CtaSync, Pdl, Replay, WarpSync };
 
 struct Fiber {
   int id = 0;  // creation order, global: part of the deterministic choice order
@@ -84,6 +84,12 @@ struct Cta {
   int sync_arrived = 0;
   long long sync_gen = 0;
   std::vector<Fiber*> sync_waiters;
+  struct Warp {
+    int live = 0, arrived = 0;
+    long long gen = 0;
+    std::vector<Fiber*> waiters;
+  };
+  std::vector<Warp> warps;  // lane reconvergence at synchronization steps
   std::deque<std::function<void()>> mma_queue;  // the CTA's MMA engine, in issue order
   std::vector<float> tmem;                      // 128 lanes x columns
   uint32_t tmem_columns = 0;
@@ -141,6 +147,8 @@ struct Emulator::Impl {
   Kernel* launchable_kernel();
   void count_trigger(Fiber& f);
   void cta_sync_check(Cta& c);
+  void warp_sync(Fiber& f);
+  void warp_sync_check(Cta& c, int warp);
 
   MbarState& bar(Cta& c, uint64_t* b, char const* what);
   void mbar_arrive_by(Cta& c, uint64_t* b, int tid, VClock const* vc, char const* who);

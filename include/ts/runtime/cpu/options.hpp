@@ -12,6 +12,11 @@ struct RunOptions {
   uint64_t seed = 1;            // picks the interleaving; the same seed replays it exactly
   bool detect_races = false;    // vector-clock race detection on SMEM checked accessors
   bool require_verified = true; // refuse a TaskManager whose print_and_verify() did not pass
+  // Lanes of a warp reconverge at every synchronization step (acquire, commit, wait,
+  // release, fetch, advance), as SIMT warps do on the GPU; interleaving between lanes
+  // is then limited to work bodies. false: lanes are fully independent threads (models
+  // independent thread scheduling at its most adversarial).
+  bool converged_warps = true;
   std::size_t stack_bytes = 64 * 1024;  // per emulated thread (fiber)
   long long max_actions = 200'000'000;  // safety net against livelock (spinning try_wait loops)
 };
