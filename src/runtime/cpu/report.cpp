@@ -123,26 +123,46 @@ void Emulator::on_step(int task, int resource, int kind, char const* method) {
         break;
       }
     }
+    // Replay: an event is in progress from the moment its first lane reaches the step
+    // until that lane reaches its next step (the step, blocking included, has then
+    // happened); sibling lanes of the same event pass while it is in progress.
+    // Replay makes every step a reconvergence point, so all lanes of the owner's warp
+    // have finished the event's step before the owner closes it.
+    if (im.opt.converged_warps && (kind != kStepWork || !im.replay.empty())) im.warp_sync(f);
+    im.replay_close(f);
     if (f.step >= 0 && !im.replay.empty()) {
       long long iter = f.occurrences[f.step]++;
       auto it = im.replay_index.find(std::make_tuple(f.cta->idx, task, f.step, iter));
       if (it != im.replay_index.end()) {
         int idx = it->second;
-        while (im.replay_cursor < idx) {
+        for (;;) {
+          if (idx < im.replay_cursor) break;
+          if (idx == im.replay_cursor) {
+            if (!im.replay_owner) {
+              im.replay_owner = &f;
+              ++im.stats.replay_events;
+              break;
+            }
+            auto const& e = im.replay[idx];
+            if (e.cta == f.cta->idx && e.task == task) break;  // a sibling lane of the event in progress
+          }
           f.replay_index = idx;
           im.replay_waiters.push_back(&f);
           im.block(WaitKind::Replay);
         }
-        if (im.replay_cursor == idx) {
-          ++im.replay_cursor;
-          ++im.stats.replay_events;
-          im.wake_all(im.replay_waiters);
-        }
       }
     }
+  } else if (kind != kStepWork && im.opt.converged_warps) {
+    im.warp_sync(f);
   }
-  if (kind != kStepWork && im.opt.converged_warps) im.warp_sync(f);
   yield();
+}
+
+void Emulator::Impl::replay_close(Fiber& f) {
+  if (replay_owner != &f) return;
+  replay_owner = nullptr;
+  ++replay_cursor;
+  wake_all(replay_waiters);
 }
 
 void Emulator::Impl::deadlock() {

@@ -214,6 +214,7 @@ void Emulator::Impl::count_trigger(Fiber& f) {
 void Emulator::Impl::fiber_done(Fiber* f) {
   Cta& c = *f->cta;
   --c.live;
+  replay_close(*f);
   count_trigger(*f);
   cta_sync_check(c);  // an exited thread no longer holds the CTA barrier back
   --c.warps[f->tid / 32].live;
@@ -294,6 +295,13 @@ RunStats Emulator::run() {
       continue;
     }
     im.launch_cta(*launch, first_pending(*launch));
+  }
+  if (im.replay_cursor < int(im.replay.size())) {
+    auto const& e = im.replay[im.replay_cursor];
+    throw EmulationError("ts::cpu replay diverged: event " + std::to_string(im.replay_cursor) + " (CTA " +
+                         std::to_string(e.cta) + ", task " + std::to_string(e.task) + ", step " +
+                         std::to_string(e.step) + ", iteration " + std::to_string(e.iteration) +
+                         ") never happened: the kernel finished without reaching it");
   }
   RunStats s = im.stats;
   return s;

@@ -131,7 +131,9 @@ struct Emulator::Impl {
   // replay
   std::vector<ReplayEvent> replay;
   std::map<std::tuple<int, int, int, long long>, int> replay_index;
-  int replay_cursor = 0;
+  int replay_cursor = 0;      // events before it have happened
+  Fiber* replay_owner = nullptr;  // the lane whose step is the event in progress
+  void replay_close(Fiber& f);
   std::vector<Fiber*> replay_waiters;
 
   uint64_t next_random();
