@@ -56,3 +56,36 @@ TEST(CpuRaces, UnorderedWriteAndReadAreReported) {
                                      {"data race on shared memory", "'scratch.buf'", "task 'Writer'", "task 'Reader'"});
   ts::cpu::run(tm, {.seed = 1});  // without detection the same run completes
 }
+
+namespace {
+struct Stage : ts::MemoryResource {
+  void arrive_early(ts::ProducerStage const& si) const { ts::arch::mbar_arrive(si.barrier); }
+};
+struct DoubleArrive {
+  template <class S, class R>
+  void operator()(S&, R& r) const {
+    r.acquire();
+    ts::work<&Stage::arrive_early>(r);  // the bug: the body arrives, then commit arrives again
+    r.commit();
+  }
+};
+struct Consume {
+  template <class S, class R>
+  void operator()(S&, R& r) const {
+    r.wait();
+    r.release();
+  }
+};
+}  // namespace
+
+TEST(CpuErrors, OverArrivalNamesTaskBarrierAndStep) {
+  auto r = ts::resource("ring", Stage{}, ts::PipelineConfig::async_async({.num_stages = 2,
+                                                                           .producer_group = {ts::Agent::Thread, 64},
+                                                                           .consumer_group = {ts::Agent::Thread, 32}}));
+  auto p = ts::Task("P").warps(0, 1).writes(r).schedule(DoubleArrive{}, r);
+  auto c = ts::Task("C").warps(1, 1).reads(r).schedule(Consume{}, r);
+  auto tm = ts::TaskManager(ts::tasks(p, c), ts::DependencyGraph{}, quiet());
+  tm.print_and_verify();
+  expect_error<ts::cpu::EmulationError>([&] { ts::cpu::run(tm, {.seed = 3, .require_verified = false}); },
+                                        {"over-arrival", "arrived twice", "ring.full[0]", "task 'P'", "ring.commit()"});
+}

@@ -295,7 +295,9 @@ class Context {
     run_tile_loop(wq, [](auto const&, WorkTile const&) { return false; }, body);
   }
   template <class H, class S, class F>
-  TS_HD void work_tile_loop(H const& wq, S const& skip, F&& body) {
+  // `skip` by value: the predicate is empty, and binding a reference to the
+  // ts::skip_if<...> variable would odr-use a host variable in device code (nvcc rejects it).
+  TS_HD void work_tile_loop(H const& wq, S skip, F&& body) {
     run_tile_loop(wq, skip, body);
   }
 
