@@ -29,8 +29,12 @@ TEST(CpuQueues, DynamicClcRunsEveryCoordinateOnce) {
       EXPECT_TRUE(b.exactly_once()) << "resident " << resident << " seed " << seed;
       // Either a coordinate's own CTA started or a worker took it over.
       EXPECT_EQ(st.ctas_started + st.ctas_canceled, b.real_tiles);
-      if (resident == 0) EXPECT_EQ(st.ctas_canceled, 0);  // nothing pending to cancel
-      if (resident == 1) EXPECT_EQ(st.ctas_started, 1);   // one worker steals everything
+      if (resident == 0) {
+        EXPECT_EQ(st.ctas_canceled, 0);  // nothing pending to cancel
+      }
+      if (resident == 1) {
+        EXPECT_EQ(st.ctas_started, 1);  // one worker steals everything
+      }
     }
 }
 

@@ -294,9 +294,9 @@ class Context {
   TS_HD void work_tile_loop(H const& wq, F&& body) {
     run_tile_loop(wq, [](auto const&, WorkTile const&) { return false; }, body);
   }
-  template <class H, class S, class F>
   // `skip` by value: the predicate is empty, and binding a reference to the
   // ts::skip_if<...> variable would odr-use a host variable in device code (nvcc rejects it).
+  template <class H, class S, class F>
   TS_HD void work_tile_loop(H const& wq, S skip, F&& body) {
     run_tile_loop(wq, skip, body);
   }
