@@ -1,7 +1,10 @@
 // Executing instantiations of the copy schedules for sm_90a: the same schedule
 // functors the host recorded, dispatched by warp role and run by the executing context
 // on the CUDA arch. (The CUDA launcher that calls them is the CUDA backend's job.)
+#include "copy_dynamic.hpp"
+#include "copy_persistent.hpp"
 #include "copy_resources.hpp"
+#include "copy_varlen.hpp"
 #include "ts/arch/cuda_sm90.cuh"
 #include "ts/runtime/dispatch.hpp"
 
@@ -10,6 +13,11 @@ namespace examples {
 using GridStrideParams = ts::KernelParams<ts::TaskParams<GridStrideCopy, InputGmem, OutputGmem>>;
 using PipelinedParams = ts::KernelParams<ts::TaskParams<RingProducer, ChunkInput, SmemRing>,
                                          ts::TaskParams<RingConsumer, SmemRing, ChunkOutput>>;
+using PersistentParams = ts::KernelParams<ts::TaskParams<PersistentCopy, TileQueue, TileInput, TileOutput>>;
+using VarlenParams = ts::KernelParams<ts::TaskParams<VarlenProducer, TileQueue, Segments, ChunkRing>,
+                                      ts::TaskParams<VarlenConsumer, TileQueue, Segments, ChunkRing, SegmentOutput>>;
+using DynamicParams = ts::KernelParams<ts::TaskParams<ClcScheduler, TileQueue>,
+                                       ts::TaskParams<PersistentCopy, TileQueue, TileInput, TileOutput>>;
 
 template <class Params>
 __global__ void copy_kernel(__grid_constant__ Params const p) {
@@ -37,5 +45,8 @@ __global__ void copy_kernel(__grid_constant__ Params const p) {
 
 template __global__ void copy_kernel<GridStrideParams>(__grid_constant__ GridStrideParams const);
 template __global__ void copy_kernel<PipelinedParams>(__grid_constant__ PipelinedParams const);
+template __global__ void copy_kernel<PersistentParams>(__grid_constant__ PersistentParams const);
+template __global__ void copy_kernel<VarlenParams>(__grid_constant__ VarlenParams const);
+template __global__ void copy_kernel<DynamicParams>(__grid_constant__ DynamicParams const);
 
 }  // namespace examples

@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 
+#include "ts/arch/portable.hpp"
 #include "ts/schedule.hpp"
 
 namespace examples {
@@ -63,10 +64,11 @@ struct SmemRing : ts::MemoryResource {
   ts::SmemArray<int16_t> ring;
   void declare_allocations(ts::Allocations& a) { a.smem("ring", ring, kRingStages * kChunk, 128); }
   TS_HD void put(ts::ProducerStage const& si, int16_t v) const {
-    ring.ptr(si.context)[si.stage_idx * kChunk + si.thread.lane()] = v;
+    // Checked accessors: range-checked (and race-checked on request) by the emulator.
+    ts::arch::smem_store(ring.ptr(si.context) + si.stage_idx * kChunk + si.thread.lane(), v);
   }
   TS_HD int16_t take(ts::ConsumerStage const& si) const {
-    return ring.ptr(si.context)[si.stage_idx * kChunk + si.thread.lane()];
+    return ts::arch::smem_load(ring.ptr(si.context) + si.stage_idx * kChunk + si.thread.lane());
   }
 };
 

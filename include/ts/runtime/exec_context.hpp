@@ -13,6 +13,9 @@
 //   template <class Q> WorkTile queue_read(Q const&, void const* response);
 //   void pdl_wait();  void pdl_launch();
 //   [[noreturn]] void fail(char const* what, WaitSite const&);
+// Optional step hooks (the CPU emulator uses them for scheduling points, replay and
+// error reports; the CUDA arch lacks them, so they compile away there):
+//   void on_sync(int task, int resource, SyncOp);  template <auto M> void on_work(int task, int resource);
 // Each thread owns its context and its copies of the resource structs, so per-tile
 // state kept in resource fields is per-thread register state, as on the GPU.
 #pragma once
@@ -47,6 +50,9 @@ TS_HD void invoke_body(F& body, H& h) {
   if constexpr (std::is_invocable_v<F&, H&>) body(h);
   else body();
 }
+
+template <class A>
+concept HasStepHooks = requires(A& a) { a.on_sync(0, 0, SyncOp::Wait); };
 
 // Per (task, resource) pipeline position, kept by the executing thread.
 struct ResourceState {
@@ -105,11 +111,14 @@ class Handle {
   TS_HD int id() const { return id_; }
 
   TS_HD void try_acquire() const {
-    if (!live() || !pipe().pipelined) return;
+    if (!live()) return;
+    hook(SyncOp::TryAcquire);
+    if (!pipe().pipelined) return;
     st_->try_acquire_ready = ctx_->arch_.mbar_try_wait(empty_bar(st_->prod_open.index), st_->prod_open.phase ^ 1u);
   }
   TS_HD void acquire() const {
     if (!live()) return;
+    hook(SyncOp::Acquire);
     auto const& p = pipe();
     if (p.kind == ResourceKindCode::PdlLaunch || !p.pipelined) return;
     auto& c = st_->prod_open;
@@ -123,6 +132,7 @@ class Handle {
   }
   TS_HD void commit() const {
     if (!live()) return;
+    hook(SyncOp::Commit);
     auto const& p = pipe();
     if (p.kind == ResourceKindCode::PdlLaunch) {
       ctx_->arch_.pdl_launch();
@@ -136,11 +146,14 @@ class Handle {
     c.advance(p.num_stages, p.stride_commit);
   }
   TS_HD void try_wait() const {
-    if (!live() || !pipe().pipelined) return;
+    if (!live()) return;
+    hook(SyncOp::TryWait);
+    if (!pipe().pipelined) return;
     st_->try_wait_ready = ctx_->arch_.mbar_try_wait(full_bar(st_->cons_open.index), st_->cons_open.phase);
   }
   TS_HD void wait() const {
     if (!live()) return;
+    hook(SyncOp::Wait);
     auto const& p = pipe();
     if (p.kind == ResourceKindCode::PdlWait) {
       ctx_->arch_.pdl_wait();
@@ -155,6 +168,7 @@ class Handle {
   }
   TS_HD void release() const {
     if (!live()) return;
+    hook(SyncOp::Release);
     auto const& p = pipe();
     if (!p.pipelined) return;
     auto& c = st_->cons_close;
@@ -169,6 +183,7 @@ class Handle {
   // Work-queue bookkeeping (SPEC S4.6).
   TS_HD void get_and_advance_work_tile() const requires requires { T::is_work_queue; } {
     if (!live()) return;
+    hook(SyncOp::Advance);
     auto const& p = pipe();
     if (p.pipelined) {
       ctx_->tile_ = ctx_->arch_.queue_read(*res_, response(st_->cons_stage));
@@ -179,6 +194,7 @@ class Handle {
   }
   TS_HD void fetch_work_tile() const requires requires { T::is_work_queue; } {
     if (!live()) return;
+    hook(SyncOp::Fetch);
     if (ctx_->signals(SignalMode::CtaLeader))
       ctx_->arch_.queue_fetch(*res_, response(st_->prod_stage), full_bar(st_->prod_stage));
   }
@@ -188,6 +204,8 @@ class Handle {
     using W = work_traits<M>;
     static_assert(std::is_base_of_v<typename W::owner, T>,
                   "ts::work<M>(h): M is a method of another resource type than the handle's resource");
+    if constexpr (HasStepHooks<std::remove_reference_t<decltype(ctx_->arch_)>>)
+      if (live()) ctx_->arch_.template on_work<M>(ctx_->task_id_, id_);
     typename W::stage_type si;
     fill(si, W::role);
     return call<M>(si, typename W::ct_params{}, std::forward<A>(args)...);
@@ -214,6 +232,12 @@ class Handle {
 
  private:
   TS_HD bool live() const { return ctx_->live_; }
+  // Zero-cost unless the arch observes steps (the CPU emulator does).
+  TS_HD void hook(SyncOp op) const {
+    if constexpr (HasStepHooks<std::remove_reference_t<decltype(ctx_->arch_)>>)
+      ctx_->arch_.on_sync(ctx_->task_id_, id_, op);
+    (void)op;
+  }
   TS_HD PipelineRuntime const& pipe() const { return ctx_->pipes_[id_]; }
   TS_HD uint64_t* full_bar(int stage) const {
     return reinterpret_cast<uint64_t*>(ctx_->kernel().smem_base + pipe().full_offset) + stage;
@@ -284,8 +308,10 @@ class Context {
   TS_HD void work_tile_loop(H const& wq, F&& body) {
     run_tile_loop(wq, [](auto const&, WorkTile const&) { return false; }, body);
   }
+  // `skip` by value: the predicate is empty, and binding a reference to the
+  // ts::skip_if<...> variable would odr-use a host variable in device code (nvcc rejects it).
   template <class H, class S, class F>
-  TS_HD void work_tile_loop(H const& wq, S const& skip, F&& body) {
+  TS_HD void work_tile_loop(H const& wq, S skip, F&& body) {
     run_tile_loop(wq, skip, body);
   }
 

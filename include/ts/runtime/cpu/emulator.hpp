@@ -1,0 +1,102 @@
+// The CPU emulator of one grid (or a PDL chain of grids): emulated CTAs, each thread a
+// fiber run one at a time under a seeded deterministic scheduler, and the hardware the
+// Arch interface talks to (mbarriers, CTA barrier, SMEM, TMEM, copy / MMA / CLC engines).
+// Kernels are described by a KernelSpec; ts::cpu::run() builds one from a TaskManager.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ts/core/stage_info.hpp"
+#include "ts/runtime/cpu/errors.hpp"
+#include "ts/runtime/cpu/options.hpp"
+#include "ts/runtime/exec_context.hpp"
+#include "ts/runtime/launch_layout.hpp"
+
+namespace ts {
+struct Model;
+}
+
+namespace ts::cpu {
+
+class Emulator;
+
+// What one emulated thread gets at entry: its coordinates and CTA context.
+struct ThreadEntry {
+  Emulator* emu;
+  ThreadCoord coord;
+  KernelContext kctx;
+};
+
+struct KernelSpec {
+  std::string name = "kernel";
+  int grid_blocks = 1;
+  int block_threads = 32;
+  uint32_t smem_bytes = 0;
+  uint32_t tmem_columns = 0;
+  std::vector<PipelineRuntime> pipes;   // barriers the CTA prologue initialises
+  std::vector<Placement> placements;    // names SMEM offsets in race / range reports
+  Model const* model = nullptr;         // names tasks, resources and steps; may be null
+  std::function<void(ThreadEntry const&)> entry;  // body of one thread
+};
+
+// Blocking-free 2-D tensor map, like a TMA descriptor: a row-major global tensor and
+// the box one copy moves. Elements outside the tensor are zero-filled, as TMA does.
+struct TensorMap2D {
+  void const* base = nullptr;
+  int elem_bytes = 1;
+  long long width = 0, height = 0;  // elements per row, rows
+  long long row_stride_bytes = 0;
+  int box_w = 0, box_h = 0;
+};
+
+class Emulator {
+ public:
+  explicit Emulator(RunOptions o);
+  ~Emulator();
+  Emulator(Emulator const&) = delete;
+  Emulator& operator=(Emulator const&) = delete;
+
+  // Kernel i > 0 is the programmatic dependent of kernel i-1 (PDL).
+  int add_kernel(KernelSpec k);
+  void set_replay(std::vector<ReplayEvent> events);
+  RunStats run();
+
+  // The emulator whose thread is running now (throws outside an emulated thread).
+  static Emulator& current();
+  static bool in_emulated_thread();
+
+  // ---- hardware, called from the running emulated thread ----
+  void mbar_init(uint64_t* bar, int count);
+  void mbar_arrive(uint64_t* bar);
+  void mbar_arrive_expect_tx(uint64_t* bar, uint32_t bytes);
+  void mbar_expect_tx(uint64_t* bar, uint32_t bytes);
+  bool mbar_try_wait(uint64_t* bar, uint32_t phase);
+  void mbar_wait(uint64_t* bar, uint32_t phase, WaitSite const& site);
+  void cta_sync();
+  void umma_commit(uint64_t* bar);
+  void pdl_wait();
+  void pdl_launch();
+  void clc_try_cancel(void* response, uint64_t* bar);
+  bool clc_is_canceled(void const* response);
+  int clc_first_ctaid(void const* response);
+  void bulk_copy_g2s(void* dst, void const* src, uint32_t bytes, uint64_t* bar);
+  void bulk_copy_s2g(void* dst, void const* src, uint32_t bytes);
+  void tensor_copy_2d_g2s(void* dst, TensorMap2D const& map, long long x, long long y, uint64_t* bar);
+  void umma_issue(std::function<void()> op);  // runs later, in order, on the CTA's MMA engine
+  float* tmem(uint32_t column, int lane);      // emulated tensor memory (128 lanes x columns)
+  void smem_access(void const* p, std::size_t bytes, bool write);  // range + race check
+  void on_step(int task, int resource, int kind, char const* method);
+  void yield();  // a scheduling point
+  [[noreturn]] void fail(std::string const& what, WaitSite const& site);
+  [[noreturn]] void fail(std::string const& what);
+
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace ts::cpu

@@ -1,0 +1,73 @@
+// Data-race detection on emulated shared memory (RunOptions::detect_races).
+//
+// Covers: accesses made through the portable layer's checked accessors
+// (ts::arch::smem_load / smem_store) and the SMEM written by bulk/tensor copies (as a
+// write of the issuing thread at the moment it issued the copy). Happens-before comes
+// from vector clocks: an mbarrier arrival releases the arriving thread's clock into
+// the phase, a successful wait / try_wait acquires the clock of the last completed
+// phase, copy completions release the issuer's clock, and the CTA barrier joins all.
+// Not covered: plain pointer accesses in work bodies, TMEM, global memory, and the
+// ordering between a thread and its own in-flight copy.
+#include <algorithm>
+
+#include "state.hpp"
+
+namespace ts::cpu {
+
+namespace {
+bool ordered(int tid, uint32_t clk, VClock const& now) {
+  return tid < 0 || (size_t(tid) < now.size() && clk <= now[tid]);
+}
+}  // namespace
+
+void Emulator::Impl::record_access(Cta& c, int tid, VClock const& vc, int step, uint32_t off, std::size_t bytes,
+                                   bool write) {
+  if (c.shadow.empty()) return;
+  uint32_t clk = size_t(tid) < vc.size() ? vc[tid] : 0;
+  for (std::size_t i = 0; i < bytes; ++i) {
+    ShadowCell& s = c.shadow[off + i];
+    int other = -1, other_step = -1;
+    bool other_write = false;
+    if (s.w_tid != tid && !ordered(s.w_tid, s.w_clk, vc)) {
+      other = s.w_tid;
+      other_step = s.w_step;
+      other_write = true;
+    }
+    if (write && other < 0)
+      for (auto const& [rt, rc, rs] : s.reads)
+        if (rt != tid && !ordered(rt, rc, vc)) {
+          other = rt;
+          other_step = rs;
+          break;
+        }
+    if (other >= 0) {
+      Model const* m = c.kernel->spec.model;
+      auto step_txt = [&](int thread, int st) {
+        Fiber const& f = *c.fibers[thread];
+        std::string s2 = "thread " + std::to_string(thread);
+        if (m && f.task >= 0) {
+          s2 += " (task '" + m->tasks[f.task].name + "'";
+          if (st >= 0) s2 += ", step #" + std::to_string(st) + " " + m->step_text(f.task, st);
+          s2 += ")";
+        }
+        return s2;
+      };
+      throw RaceError("data race on shared memory " + smem_name(c, off + uint32_t(i)) + " in CTA " +
+                      std::to_string(c.idx) + ": " + (write ? "write" : "read") + " by " + step_txt(tid, step) +
+                      " is not ordered by any barrier with the earlier " + (other_write ? "write" : "read") + " by " +
+                      step_txt(other, other_step));
+    }
+    if (write) {
+      s.w_tid = tid;
+      s.w_clk = clk;
+      s.w_step = step;
+      s.reads.clear();
+    } else {
+      auto it = std::find_if(s.reads.begin(), s.reads.end(), [&](auto const& r) { return std::get<0>(r) == tid; });
+      if (it != s.reads.end()) *it = {tid, clk, step};
+      else s.reads.emplace_back(tid, clk, step);
+    }
+  }
+}
+
+}  // namespace ts::cpu

@@ -1,0 +1,172 @@
+// Internal state of the CPU emulator (not installed): fibers, CTAs, kernels, emulated
+// mbarriers and the pieces of Emulator::Impl each .cpp file in this folder works on.
+#pragma once
+#include <ucontext.h>
+
+#include <cstdint>
+#include <deque>
+#include <exception>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <tuple>
+#include <unordered_map>
+#include <vector>
+
+#include "ts/runtime/cpu/emulator.hpp"
+
+namespace ts::cpu {
+
+using VClock = std::vector<uint32_t>;
+void vc_join(VClock& into, VClock const& from);
+
+struct Fiber;
+struct Cta;
+struct Kernel;
+
+// One emulated mbarrier (PTX semantics): the current phase completes when its pending
+// arrivals reach zero and its transaction count is zero; waits test a phase parity.
+struct MbarState {
+  bool init = false;
+  int expected = 0;
+  int pending = 0;
+  long long tx = 0;
+  uint32_t phase = 0;       // parity of the phase in progress
+  long long completed = 0;  // phases completed so far
+  std::vector<int> arrived; // threads that arrived in the phase in progress
+  std::vector<Fiber*> waiters;
+  VClock accum, released;   // race detection: releases of the phase in progress / of the last completed
+};
+
+enum class FiberState { Runnable, Blocked, Done };
+enum class WaitKind { None, Mbar, CtaSync, Pdl, Replay, WarpSync };
+
+struct Fiber {
+  int id = 0;  // creation order, global: part of the deterministic choice order
+  Cta* cta = nullptr;
+  int tid = 0;  // thread in block
+  ucontext_t uc{};
+  std::unique_ptr<char[]> stack;
+  FiberState state = FiberState::Runnable;
+  WaitKind wait = WaitKind::None;
+  uint64_t* wait_bar = nullptr;
+  uint32_t wait_parity = 0;
+  WaitSite site{};
+  int replay_index = -1;
+  long long sync_gen = 0;
+  // Schedule position, for replay and for reports.
+  int task = -1;
+  int step = -1;
+  std::vector<long long> occurrences;  // per step id
+  bool trigger_counted = false;        // PDL: launch_dependents issued or exited
+  VClock vc;
+};
+
+struct ShadowCell {
+  int w_tid = -1;
+  uint32_t w_clk = 0;
+  int w_step = -1;
+  std::vector<std::tuple<int, uint32_t, int>> reads;  // (thread, clock, step)
+};
+
+enum class CtaStatus : uint8_t { Pending, Running, Done, Canceled };
+
+struct Cta {
+  Kernel* kernel = nullptr;
+  int idx = 0;
+  unsigned char* smem = nullptr;
+  uint32_t smem_bytes = 0;
+  std::vector<std::unique_ptr<Fiber>> fibers;
+  int live = 0;
+  int async_inflight = 0;
+  std::unordered_map<uint32_t, MbarState> bars;  // by SMEM offset
+  int sync_arrived = 0;
+  long long sync_gen = 0;
+  std::vector<Fiber*> sync_waiters;
+  struct Warp {
+    int live = 0, arrived = 0;
+    long long gen = 0;
+    std::vector<Fiber*> waiters;
+  };
+  std::vector<Warp> warps;  // lane reconvergence at synchronization steps
+  std::deque<std::function<void()>> mma_queue;  // the CTA's MMA engine, in issue order
+  std::vector<float> tmem;                      // 128 lanes x columns
+  uint32_t tmem_columns = 0;
+  bool clc_failed_seen = false;
+  int triggers = 0;
+  std::vector<ShadowCell> shadow;
+  ~Cta();
+};
+
+struct Kernel {
+  KernelSpec spec;
+  int index = 0;
+  std::vector<CtaStatus> status;
+  std::vector<std::unique_ptr<Cta>> ctas;  // running ones (null when not running)
+  int finished = 0;   // done + canceled
+  int triggered = 0;  // CTAs that ran launch_dependents in every thread, exited or were canceled
+  bool complete() const { return finished == spec.grid_blocks; }
+  std::vector<Fiber*> pdl_waiters;
+};
+
+struct AsyncOp {
+  Cta* cta = nullptr;
+  std::function<void()> fn;
+};
+
+struct Emulator::Impl {
+  RunOptions opt;
+  Emulator* self = nullptr;
+  std::vector<std::unique_ptr<Kernel>> kernels;
+  std::vector<Fiber*> runnable;
+  std::vector<AsyncOp> async_ops;
+  int running_ctas = 0;
+  int next_fiber_id = 0;
+  uint64_t rng = 0;
+  ucontext_t sched_uc{};
+  Fiber* current = nullptr;
+  std::exception_ptr error;
+  RunStats stats;
+  // replay
+  std::vector<ReplayEvent> replay;
+  std::map<std::tuple<int, int, int, long long>, int> replay_index;
+  int replay_cursor = 0;      // events before it have happened
+  Fiber* replay_owner = nullptr;  // the lane whose step is the event in progress
+  void replay_close(Fiber& f);
+  std::vector<Fiber*> replay_waiters;
+
+  uint64_t next_random();
+  Fiber& fiber();  // the running fiber; fails outside one
+  void switch_to(Fiber* f);
+  void to_scheduler();
+  void block(WaitKind k);
+  void make_runnable(Fiber* f);
+  void wake_all(std::vector<Fiber*>& list);
+  void launch_cta(Kernel& k, int idx);
+  void fiber_done(Fiber* f);
+  void maybe_retire(Cta& c);
+  Kernel* launchable_kernel();
+  void count_trigger(Fiber& f);
+  void cta_sync_check(Cta& c);
+  void warp_sync(Fiber& f);
+  void warp_sync_check(Cta& c, int warp);
+
+  MbarState& bar(Cta& c, uint64_t* b, char const* what);
+  void mbar_arrive_by(Cta& c, uint64_t* b, int tid, VClock const* vc, char const* who);
+  void complete_tx(Cta& c, uint64_t* b, uint32_t bytes);
+  void complete_phase_if_done(Cta& c, MbarState& s);
+  void check_smem_range(Cta& c, void const* p, std::size_t bytes, char const* what);
+  void record_access(Cta& c, int tid, VClock const& vc, int step, uint32_t off, std::size_t bytes, bool write);
+
+  // reports
+  std::string where(Fiber const& f) const;
+  std::string site_text(Cta const& c, WaitSite const& s) const;
+  std::string barrier_name(Cta const& c, uint64_t* b) const;
+  std::string smem_name(Cta const& c, uint32_t off) const;
+  [[noreturn]] void deadlock();
+};
+
+void fiber_trampoline();
+
+}  // namespace ts::cpu

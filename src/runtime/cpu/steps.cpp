@@ -1,0 +1,91 @@
+// Step tracking and replay. Every schedule step an emulated thread executes is
+// reported by the executing context's hooks (CpuArch::on_sync / on_work); here it is
+// matched to the task's recorded IR step (for reports and replay), the lanes of a warp
+// reconverge at synchronization steps, a replayed interleaving is enforced, and the
+// step becomes a scheduling point.
+#include "state.hpp"
+#include "ts/runtime/cpu/cpu_arch.hpp"
+
+namespace ts::cpu {
+
+namespace {
+ir::StepKind step_kind(int kind) {
+  if (kind == kStepWork) return ir::StepKind::Work;
+  switch (SyncOp(kind)) {
+    case SyncOp::TryAcquire: return ir::StepKind::TryAcquire;
+    case SyncOp::Acquire: return ir::StepKind::Acquire;
+    case SyncOp::Commit: return ir::StepKind::Commit;
+    case SyncOp::TryWait: return ir::StepKind::TryWait;
+    case SyncOp::Wait: return ir::StepKind::Wait;
+    case SyncOp::Release: return ir::StepKind::Release;
+    case SyncOp::Fetch: return ir::StepKind::QueueFetch;
+    case SyncOp::Advance: return ir::StepKind::QueueAdvance;
+  }
+  return ir::StepKind::Work;
+}
+}  // namespace
+
+// Matches the executing step against the task's recorded schedule: the next step in
+// program order (cyclically, since loops repeat) with the same kind, resource and
+// method. Guards skip steps only forward, so the first match is the right one.
+void Emulator::on_step(int task, int resource, int kind, char const* method) {
+  Impl& im = *impl_;
+  Fiber& f = im.fiber();
+  Model const* m = f.cta->kernel->spec.model;
+  if (m && task >= 0 && task < int(m->tasks.size())) {
+    f.task = task;
+    auto const& steps = m->tasks[task].schedule.steps;
+    ir::StepKind k = step_kind(kind);
+    int n = int(steps.size());
+    if (f.occurrences.size() != size_t(n)) f.occurrences.assign(n, 0);
+    for (int i = 1; i <= n; ++i) {
+      int id = (f.step + i + n) % n;
+      auto const& s = steps[id];
+      if (s.kind == k && s.resource == resource && (k != ir::StepKind::Work || (method && s.method == method))) {
+        f.step = id;
+        break;
+      }
+    }
+    // Replay: an event is in progress from the moment its first lane reaches the step
+    // until that lane reaches its next step (the step, blocking included, has then
+    // happened); sibling lanes of the same event pass while it is in progress.
+    // Replay makes every step a reconvergence point, so all lanes of the owner's warp
+    // have finished the event's step before the owner closes it.
+    if (im.opt.converged_warps && (kind != kStepWork || !im.replay.empty())) im.warp_sync(f);
+    im.replay_close(f);
+    if (f.step >= 0 && !im.replay.empty()) {
+      long long iter = f.occurrences[f.step]++;
+      auto it = im.replay_index.find(std::make_tuple(f.cta->idx, task, f.step, iter));
+      if (it != im.replay_index.end()) {
+        int idx = it->second;
+        for (;;) {
+          if (idx < im.replay_cursor) break;
+          if (idx == im.replay_cursor) {
+            if (!im.replay_owner) {
+              im.replay_owner = &f;
+              ++im.stats.replay_events;
+              break;
+            }
+            auto const& e = im.replay[idx];
+            if (e.cta == f.cta->idx && e.task == task) break;  // a sibling lane of the event in progress
+          }
+          f.replay_index = idx;
+          im.replay_waiters.push_back(&f);
+          im.block(WaitKind::Replay);
+        }
+      }
+    }
+  } else if (kind != kStepWork && im.opt.converged_warps) {
+    im.warp_sync(f);
+  }
+  yield();
+}
+
+void Emulator::Impl::replay_close(Fiber& f) {
+  if (replay_owner != &f) return;
+  replay_owner = nullptr;
+  ++replay_cursor;
+  wake_all(replay_waiters);
+}
+
+}  // namespace ts::cpu
