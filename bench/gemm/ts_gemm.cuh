@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "gemm/gemm_manager.hpp"
+#include "ts/arch/cuda_registers.cuh"
 #include "ts/arch/cuda_sm90.cuh"
 #include "ts/runtime/kernel_params.hpp"
 
@@ -39,9 +40,7 @@ __global__ void __launch_bounds__(384, 1) ts_gemm_kernel(__grid_constant__ const
     ts::cuda::fence_barrier_init();
   }
   __syncthreads();
-  if (threadIdx.x / 128 == 0) ts::sm90::setmaxnreg_dec<40>();
-  else ts::sm90::setmaxnreg_inc<232>();
-  ts::cuda::Sm90Arch arch;
+  ts::cuda::WithRegisterControl<ts::cuda::Sm90Arch, 384> arch;
   arch.coord.thread_in_block = threadIdx.x;
   arch.coord.block_threads = blockDim.x;
   arch.coord.block_idx = blockIdx.x;

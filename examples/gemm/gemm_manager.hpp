@@ -30,10 +30,10 @@ inline auto make_gemm(Problem const& p, ts::Options o = {}) {
   q.tiles_m = p.tiles_m();
   q.tiles_n = p.tiles_n();
   auto tiles = ts::resource("tiles", q);
-  auto load = ts::Task("Load").warps(0, 1).reads(gmem, tiles).writes(smem).registers(40).schedule(
-      LoadSchedule{}, gmem, smem, tiles);
-  auto math = ts::Task("Math").warps(4, 8).reads(smem, acc, tiles).writes(acc, out).registers(232).schedule(
-      MathSchedule{}, smem, acc, out, tiles);
+  auto load = ts::Task("Load").warps(0, 1).reads(gmem, tiles).writes(smem).schedule(
+      ts::with_registers<40>(LoadSchedule{}), gmem, smem, tiles);
+  auto math = ts::Task("Math").warps(4, 8).reads(smem, acc, tiles).writes(acc, out).schedule(
+      ts::with_registers<232>(MathSchedule{}), smem, acc, out, tiles);
   return ts::TaskManager(ts::tasks(load, math),
                          ts::DependencyGraph{{smem, {gmem}}, {acc, {smem}}, {out, {acc}}}, o);
 }

@@ -12,6 +12,7 @@
 #include "ts/core/task.hpp"
 #include "ts/runtime/launch_layout.hpp"
 #include "ts/schedule/recorder.hpp"
+#include "ts/schedule/registers.hpp"
 #include "ts/verify/report.hpp"
 
 namespace ts {
@@ -65,6 +66,19 @@ class TaskManager : public TaskManagerBase {
     m.warp_start = t.decl().warp_start;
     m.num_warps = t.decl().num_warps;
     m.num_registers = t.decl().num_registers;
+    using Sched = typename T::schedule_type;
+    if constexpr (HasRegisterBudget<Sched>) {
+      if (m.num_registers && *m.num_registers != Sched::registers) {
+        Diagnostic d;
+        d.check = "model.register-budget-mismatch";
+        d.task = m.name;
+        d.message = "the task's .registers() and its schedule's with_registers<N> disagree";
+        d.expected = std::to_string(Sched::registers);
+        d.actual = std::to_string(*m.num_registers);
+        throw ModelError(d);
+      }
+      m.num_registers = Sched::registers;
+    }
     std::apply([&](auto const&... r) { (m.schedule_args.push_back(register_resource(r.decl())), ...); }, t.args());
     for (auto const& r : t.decl().reads) m.reads.push_back(register_resource(r));
     for (auto const& r : t.decl().writes) m.writes.push_back(register_resource(r));

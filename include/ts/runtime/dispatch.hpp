@@ -10,6 +10,7 @@
 #include "ts/core/results.hpp"
 #include "ts/runtime/exec_context.hpp"
 #include "ts/runtime/pipeline_runtime.hpp"
+#include "ts/schedule/registers.hpp"
 
 namespace ts {
 
@@ -38,6 +39,18 @@ struct KernelParams {
 
 namespace detail {
 
+template <class A, int N>
+concept CanSetRegisters = requires(A& a) { a.template set_registers<N>(); };
+
+// setmaxnreg must sit in the task's own branch with an immediate count; an Arch
+// without register control (the CPU emulator) ignores budgets.
+template <class Sched, class Arch>
+TS_HD void apply_register_budget(Arch& arch) {
+  if constexpr (HasRegisterBudget<Sched>) {
+    if constexpr (CanSetRegisters<Arch, Sched::registers>) arch.template set_registers<Sched::registers>();
+  }
+}
+
 template <class Arch, class Sched, class... R, std::size_t... I>
 TS_HD void run_task_impl(Arch& arch, PipelineRuntime const* pipes, int task_id, TaskParams<Sched, R...> const& tp,
                          std::index_sequence<I...>) {
@@ -54,20 +67,35 @@ TS_HD void run_task_impl(Arch& arch, PipelineRuntime const* pipes, int task_id, 
 
 // Runs the task this thread belongs to. `arch.coord` must hold the block-level fields
 // (thread_in_block, block_threads, block_idx, grid_blocks); the task fields are set here.
+// setmaxnreg is collective over a warp group, so a warp no task covers still applies the
+// budget of a task in its warp group before it leaves.
 template <class Arch, class... TP>
 TS_HD void run_thread(Arch& arch, KernelParams<TP...> const& p) {
   int warp = arch.coord.thread_in_block >> 5;
+  bool ran = false;
   [&]<std::size_t... T>(std::index_sequence<T...>) {
     (
         [&] {
           auto const& tp = p.tasks.template get<T>();
-          if (warp >= tp.warp_start && warp < tp.warp_start + tp.num_warps) {
+          if (!ran && warp >= tp.warp_start && warp < tp.warp_start + tp.num_warps) {
+            ran = true;
+            using Sched = typename std::remove_cvref_t<decltype(tp)>::schedule_type;
+            detail::apply_register_budget<Sched>(arch);
             arch.coord.thread_in_task = arch.coord.thread_in_block - tp.warp_start * 32;
             arch.coord.task_threads = tp.num_warps * 32;
-            using TPT = std::remove_cvref_t<decltype(tp)>;
-            detail::run_task_impl(arch, p.pipes, int(T), tp, std::make_index_sequence<std::tuple_size_v<
-                                      std::remove_cvref_t<decltype(tp.values)>>>{});
-            (void)sizeof(TPT);
+            detail::run_task_impl(arch, p.pipes, int(T), tp,
+                                  std::make_index_sequence<std::tuple_size_v<std::remove_cvref_t<decltype(tp.values)>>>{});
+          }
+        }(),
+        ...);
+    if (ran) return;
+    int group = warp / 4;
+    (
+        [&] {
+          auto const& tp = p.tasks.template get<T>();
+          if (!ran && tp.warp_start / 4 <= group && (tp.warp_start + tp.num_warps - 1) / 4 >= group) {
+            ran = true;
+            detail::apply_register_budget<typename std::remove_cvref_t<decltype(tp)>::schedule_type>(arch);
           }
         }(),
         ...);

@@ -69,22 +69,19 @@ class DomainLoop {
  public:
   TS_HD DomainLoop(Ctx* c) : ctx_(c) {}
   template <class F>
-  TS_HD void first_iter(F&& body) { if (ctx_->live_ && count_ == 0) body(); }
+  TS_HD void first_iter(F&& body) { ctx_->first_iter(body); }
   template <class F>
-  TS_HD void last_iter(F&& body) { if (ctx_->live_ && last_) body(); }
+  TS_HD void last_iter(F&& body) { ctx_->last_iter(body); }
   template <class F>
-  TS_HD void every(int period, int start, F&& body) {
-    if (ctx_->live_ && count_ >= start && (count_ - start) % period == 0) body();
-  }
+  TS_HD void every(int period, int start, F&& body) { ctx_->every(period, start, body); }
   template <class F>
-  TS_HD void every(int period, F&& body) { every(period, 0, body); }
+  TS_HD void every(int period, F&& body) { ctx_->every(period, 0, body); }
   TS_HD void break_loop() { ctx_->live_ = false; }
-  TS_HD long long iteration() const { return count_; }
-
-  long long count_ = 0;
-  bool last_ = false;
+  TS_HD long long iteration() const { return ctx_->loop_count_; }
 
  private:
+  // Only a pointer to the context: the iteration state lives there by value, so no
+  // pointer cycle keeps the compiler from holding it in registers.
   Ctx* ctx_;
 };
 
@@ -317,13 +314,15 @@ class Context {
 
   // Context forms of the loop-handle operations (see the recorder for why both exist).
   template <class F>
-  TS_HD void first_iter(F&& body) { loop_->first_iter(body); }
+  TS_HD void first_iter(F&& body) { if (live_ && loop_count_ == 0) body(); }
   template <class F>
-  TS_HD void last_iter(F&& body) { loop_->last_iter(body); }
+  TS_HD void last_iter(F&& body) { if (live_ && loop_last_) body(); }
   template <class F>
-  TS_HD void every(int period, int start, F&& body) { loop_->every(period, start, body); }
+  TS_HD void every(int period, int start, F&& body) {
+    if (live_ && loop_count_ >= start && (loop_count_ - start) % period == 0) body();
+  }
   template <class F>
-  TS_HD void every(int period, F&& body) { loop_->every(period, 0, body); }
+  TS_HD void every(int period, F&& body) { every(period, 0, body); }
   TS_HD void break_loop() { live_ = false; }
   template <class F>
   TS_HD void skippable(F&& body) { if (!skip_ && live_) body(); }
@@ -356,24 +355,24 @@ class Context {
   bool live_ = true;
   bool advanced_ = false;
   bool skip_ = false;
-  DomainLoop<Context>* loop_ = nullptr;
+  long long loop_count_ = 0;  // zero-based iteration of the domain loop
+  bool loop_last_ = false;
 
  private:
   template <class F>
   TS_HD void run_domain_loop(long long start, long long end, long long step, F& body) {
     DomainLoop<Context> d(this);
-    loop_ = &d;
+    loop_count_ = 0;
     for (long long i = start; step > 0 ? i < end : i > end; i += step) {
       loop_offset_ = i;
-      d.last_ = step > 0 ? i + step >= end : i + step <= end;
+      loop_last_ = step > 0 ? i + step >= end : i + step <= end;
       invoke_body(body, d);
-      ++d.count_;
+      ++loop_count_;
       if (!live_) {  // break_loop(): leave the loop, resume after it
         live_ = true;
         break;
       }
     }
-    loop_ = nullptr;
   }
   template <class H, class S, class F>
   TS_HD void run_tile_loop(H const& wq, S const& skip, F& body) {
