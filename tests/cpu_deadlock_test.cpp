@@ -53,7 +53,7 @@ struct Drain {
 };
 
 template <bool kTwice>
-auto make(int consumer_threads) {
+auto make(int consumer_threads, ts::Options options = quiet()) {
   auto in = ts::resource("in", Src{});
   auto out = ts::resource("out", Sink{});
   auto ring = ts::resource("ring", Ring{},
@@ -62,7 +62,7 @@ auto make(int consumer_threads) {
                                                             .consumer_group = {ts::Agent::Thread, consumer_threads}}));
   auto p = ts::Task("Producer").warps(0, 1).reads(in).writes(ring).schedule(Fill{}, in, ring);
   auto c = ts::Task("Consumer").warps(1, 1).reads(ring).writes(out).schedule(Drain<kTwice>{}, ring, out);
-  return ts::TaskManager(ts::tasks(p, c), ts::DependencyGraph{{ring, {in}}, {out, {ring}}}, quiet());
+  return ts::TaskManager(ts::tasks(p, c), ts::DependencyGraph{{ring, {in}}, {out, {ring}}}, options);
 }
 
 ts::cpu::BlockedWarp const* find(ts::cpu::DeadlockError const& e, std::string const& task) {
@@ -73,12 +73,17 @@ ts::cpu::BlockedWarp const* find(ts::cpu::DeadlockError const& e, std::string co
 }  // namespace
 
 TEST(CpuDeadlock, WrongArrivalCountIsReported) {
-  // The empty barriers expect 64 arrivals but only one 32-thread warp releases.
+  // The empty barriers expect 64 arrivals but only one 32-thread warp releases. The
+  // static arrival check (S6.10) catches the declared count; warning_mode keeps the
+  // mistake runnable so the emulator's own detection (a reported deadlock) is shown too.
   for (uint64_t seed = 1; seed <= 4; ++seed) {
-    auto tm = make<false>(64);
-    tm.print_and_verify();
+    auto tm = make<false>(64, warnings_only());
+    std::ostringstream warnings;
+    auto rep = tm.print_and_verify(warnings);
+    ASSERT_TRUE(has_warning(rep, "S6.10.empty-arrivals")) << check_ids(rep);
+    ASSERT_TRUE(tm.verified());  // warning_mode: run() accepts it with require_verified on
     try {
-      ts::cpu::run(tm, {.seed = seed, .require_verified = false});
+      ts::cpu::run(tm, {.seed = seed});
       ADD_FAILURE() << "expected a deadlock";
     } catch (ts::cpu::DeadlockError const& e) {
       auto const* p = find(e, "Producer");
@@ -158,7 +163,7 @@ TEST(CpuDeadlock, IndependentLanesExposeTheLaggingLaneHazard) {
                                                             .consumer_group = {ts::Agent::Thread, 32}}));
     auto p = ts::Task("Producer").warps(0, 1).writes(ring).schedule(TmaFill1{}, ring);
     auto c = ts::Task("Consumer").warps(1, 1).reads(ring).schedule(Drain1{}, ring);
-    auto tm = ts::TaskManager(ts::tasks(p, c), ts::DependencyGraph{}, quiet());
+    auto tm = ts::TaskManager(ts::tasks(p, c), ts::DependencyGraph{{ring, {}}}, quiet());
     tm.print_and_verify();
     ts::cpu::run(tm, {.seed = seed});  // converged lanes: always fine
     try {

@@ -29,15 +29,28 @@ struct Primary {
     s.domain_loop(s.global_thread(), buf->n, s.grid_threads(), [&](auto&) { ts::work<&Buffer::write>(buf); });
   }
 };
-template <bool kWait>
-struct Secondary {
-  template <class S, class W, class B, class O>
-  void operator()(S& s, W& dep, B& buf, O& out) const {
-    if constexpr (kWait) dep.wait();
+struct CopyOut {
+  template <class S, class B, class O>
+  void operator()(S& s, B& buf, O& out) const {
     s.domain_loop(s.global_thread(), buf->n, s.grid_threads(), [&](auto&) {
       auto v = ts::work<&Buffer::read>(buf);
       ts::work<&Out::put>(out, v);
     });
+  }
+};
+// griddepcontrol.wait, then read what the primary wrote.
+struct Secondary {
+  template <class S, class W, class B, class O>
+  void operator()(S& s, W& dep, B& buf, O& out) const {
+    dep.wait();
+    CopyOut{}(s, buf, out);
+  }
+};
+// The bug: a secondary that never waits for the primary grid (no PdlWait at all).
+struct SecondaryWithoutWait {
+  template <class S, class B, class O>
+  void operator()(S& s, B& buf, O& out) const {
+    CopyOut{}(s, buf, out);
   }
 };
 
@@ -48,15 +61,24 @@ bool run_chain_once(uint64_t seed, ts::cpu::RunStats* stats = nullptr) {
   auto launch = ts::resource("launch", ts::PdlLaunch{});
   auto b1 = ts::resource("buf", Buffer{{}, buf.data(), n});
   auto t1 = ts::Task("Writer").warps(0, 1).writes(b1, launch).schedule(Primary{}, launch, b1);
-  auto tm1 = ts::TaskManager(ts::tasks(t1), ts::DependencyGraph{{launch, {b1}}}, quiet());
+  // PDL resources need no graph entry (S6.4); 'buf' is only written in this kernel.
+  auto tm1 = ts::TaskManager(ts::tasks(t1), ts::DependencyGraph{{b1, {}}}, quiet());
   tm1.print_and_verify();
-  auto dep = ts::resource("dep", ts::PdlWait{});
   auto b2 = ts::resource("buf", Buffer{{}, buf.data(), n});
   auto o2 = ts::resource("out", Out{{}, out.data()});
-  auto t2 = ts::Task("Reader").warps(0, 1).reads(dep, b2).writes(o2).schedule(Secondary<kWait>{}, dep, b2, o2);
-  auto tm2 = ts::TaskManager(ts::tasks(t2), ts::DependencyGraph{{b2, {dep}}, {o2, {b2}}}, quiet());
-  tm2.print_and_verify();
-  auto st = ts::cpu::run_chain(tm1, tm2, {.grid_blocks = 2, .resident_blocks = 4, .seed = seed});
+  // 'buf' is only read in the secondary kernel: it is the upstream of 'out'.
+  auto chain = [&](auto const& t2) {
+    auto tm2 = ts::TaskManager(ts::tasks(t2), ts::DependencyGraph{{o2, {b2}}}, quiet());
+    tm2.print_and_verify();
+    return ts::cpu::run_chain(tm1, tm2, {.grid_blocks = 2, .resident_blocks = 4, .seed = seed});
+  };
+  ts::cpu::RunStats st;
+  if constexpr (kWait) {
+    auto dep = ts::resource("dep", ts::PdlWait{});
+    st = chain(ts::Task("Reader").warps(0, 1).reads(dep, b2).writes(o2).schedule(Secondary{}, dep, b2, o2));
+  } else {
+    st = chain(ts::Task("Reader").warps(0, 1).reads(b2).writes(o2).schedule(SecondaryWithoutWait{}, b2, o2));
+  }
   if (stats) *stats = st;
   for (long long i = 0; i < n; ++i)
     if (out[i] != int(i * 5 + 1)) return false;

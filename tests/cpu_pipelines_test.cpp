@@ -245,7 +245,7 @@ TEST(CpuPipelines, UmmaUmma) {
     auto t = ts::resource("tmem", TmemStages{{}, &log}, ts::PipelineConfig::umma_umma({.num_stages = kStages}));
     auto p = ts::Task("Mma1").warps(0, 1).writes(t).schedule(UmmaProduce{}, t);
     auto c = ts::Task("Mma2").warps(1, 1).reads(t).schedule(UmmaConsume{}, t);
-    auto tm = ts::TaskManager(ts::tasks(p, c), ts::DependencyGraph{}, quiet());
+    auto tm = ts::TaskManager(ts::tasks(p, c), ts::DependencyGraph{{t, {}}}, quiet());
     tm.print_and_verify();
     ts::cpu::run(tm, {.seed = seed});
     std::vector<int> want(kIters);

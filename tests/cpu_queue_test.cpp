@@ -58,7 +58,7 @@ TEST(CpuQueues, FetchAfterFailedResponseIsAnError) {
                          ts::PipelineConfig::clc_fetch_async({.num_stages = 1, .consumer_group = {ts::Agent::Thread, 96}}));
   auto in = ts::resource("in", examples::TileInput{{}, b.src.data(), n});
   auto out = ts::resource("out", examples::TileOutput{{}, b.dst.data(), n, b.visits.data()});
-  auto sched = ts::Task("Scheduler").warps(0, 1).writes(wq).schedule(FetchAfterFailure{}, wq);
+  auto sched = ts::Task("Scheduler").warps(0, 1).reads(wq).writes(wq).schedule(FetchAfterFailure{}, wq);
   auto work = ts::Task("Worker").warps(1, 2).reads(wq, in).writes(out).schedule(examples::PersistentCopy{}, wq, in, out);
   auto tm = ts::TaskManager(ts::tasks(sched, work), ts::DependencyGraph{{out, {in, wq}}}, quiet());
   tm.print_and_verify();

@@ -44,7 +44,7 @@ TEST(CpuReplay, ForcesTheEventOrder) {
     auto l = ts::resource("log", Log{{}, &log});
     auto a = ts::Task("A").warps(0, 1).writes(l).schedule(Noter{}, l);
     auto b = ts::Task("B").warps(1, 1).writes(l).schedule(Noter{}, l);
-    auto tm = ts::TaskManager(ts::tasks(a, b), ts::DependencyGraph{}, quiet());
+    auto tm = ts::TaskManager(ts::tasks(a, b), ts::DependencyGraph{{l, {}}}, quiet());
     tm.print_and_verify();
     int sa = note_step(tm.model(), 0), sb = note_step(tm.model(), 1);
     // B's iteration i before A's iteration i, alternating.

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <sstream>
 #include <string>
 
 #include "ts/arch/portable.hpp"
@@ -15,6 +16,29 @@ inline ts::Options quiet() {
   ts::Options o;
   o.verbose = false;
   return o;
+}
+
+// For models that deliberately contain a protocol mistake the static checks also catch:
+// every finding becomes a warning, so the manager counts as verified and the emulator
+// can show its own runtime detection of the same mistake.
+inline ts::Options warnings_only() {
+  ts::Options o = quiet();
+  o.warning_mode = true;
+  return o;
+}
+
+// The check ids of a verification report, for assertion messages.
+inline std::string check_ids(ts::VerifyReport const& rep) {
+  std::string s;
+  for (auto const& d : rep.diagnostics) s += (s.empty() ? "" : ", ") + d.check;
+  return s.empty() ? "(none)" : s;
+}
+
+// True when the report has a diagnostic with check id `id`, downgraded to a warning.
+inline bool has_warning(ts::VerifyReport const& rep, std::string const& id) {
+  for (auto const& d : rep.diagnostics)
+    if (d.check == id && d.severity == ts::Severity::Warning) return true;
+  return false;
 }
 
 // Runs a hand-written kernel body (no TaskManager) on the emulator.
