@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Builds the GPU benchmarks on a machine with an H200 (nvcc, CMake, ninja, cuBLAS) and
+# runs them; full logs under ${OUT:-out}/. Usage: scripts/gpu_bench.sh [gemm]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=${OUT:-out}
+mkdir -p "$out"
+cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build-gpu --target ts_bench_gemm -j "$(nproc)"
+./build-gpu/bench/gemm/ts_bench_gemm 2>&1 | tee "$out/gemm.log" | grep -E "^(bench|check|device)"
