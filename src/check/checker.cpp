@@ -1,6 +1,66 @@
-// Placeholder until the exhaustive checker lands (issue 4): it reports UNCHECKED.
+// Entry point of the exhaustive checker (SPEC S7, S6.9): picks the lengths to explore,
+// runs the explorer and formats the report.
 #include "ts/verify/checker.hpp"
 
+#include "ts/check/counterexample.hpp"
+#include "ts/check/explore.hpp"
+#include "ts/check/report.hpp"
+
 namespace ts::check {
-CheckerResult run_exhaustive(Model const&) { return {Verdict::Unchecked, ""}; }
+
+CheckerResult run_exhaustive(Model const& model) {
+  auto ps = compile(model);
+  auto const& o = model.options;
+  Config base;
+  base.tiles = o.check_tiles;
+  base.reduction = o.check_reduction;
+  base.state_cap = o.state_cap;
+  base.assume_pdl_wait_completed = o.assume_pdl_wait_completed;
+
+  std::vector<Run> runs;
+  std::string scope;
+  if (!ps.any_runtime_loop) {
+    base.length = 0;
+    runs.push_back({base, explore(model, ps, base)});
+    scope = "every loop has static bounds: the proof covers the one length they give";
+  } else {
+    bool parametric_done = false;
+    if (o.check_lengths.empty()) {
+      Config pc = base;
+      pc.parametric = true;
+      auto r = explore(model, ps, pc);
+      if (r.verdict == Verdict::SafeAllK) {
+        runs.push_back({pc, std::move(r)});
+        parametric_done = true;
+        scope = "parametric proof: SAFE for every domain length k >= 1";
+      } else {
+        scope = "parametric proof did not conclude (" +
+                (r.note.empty() ? std::string("it found a possible failure") : r.note) +
+                "); checked the concrete lengths listed";
+      }
+    }
+    if (!parametric_done) {
+      std::vector<long long> lengths = o.check_lengths;
+      if (lengths.empty()) lengths = {1, 2, 3, std::max<long long>(4, o.sample_iterations)};
+      if (!o.check_lengths.empty()) scope = "checked only the requested domain lengths; other lengths are not covered";
+      for (long long k : lengths) {
+        Config c = base;
+        c.length = k;
+        runs.push_back({c, explore(model, ps, c)});
+        if (runs.back().result.verdict == Verdict::Unsafe) break;
+      }
+    }
+  }
+  CheckerResult out;
+  out.verdict = combine(runs);
+  out.report = format_report(model, ps, runs, scope);
+  for (auto const& r : runs)
+    if (r.result.failure) {
+      out.failure = r.result.failure;
+      out.failure_json = to_json(model, *out.failure);
+      break;
+    }
+  return out;
+}
+
 }  // namespace ts::check

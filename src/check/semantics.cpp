@@ -1,0 +1,459 @@
+// Transition relation of the checker; see semantics.hpp for the state layout.
+#include "semantics.hpp"
+
+#include <numeric>
+
+namespace ts::check {
+
+Semantics::Semantics(Model const& m, ProgramSet const& ps, Config const& cfg) : m_(m), ps_(ps), cfg_(cfg) {
+  int nt = static_cast<int>(ps.tasks.size());
+  lay_.tasks = nt;
+  int w = nt * 4;
+  for (auto const& p : ps.pipes) {
+    lay_.pipe_off.push_back(w);
+    int slots = p.phantom_consumer ? 1 : static_cast<int>(p.consumers.size());
+    lay_.pipe_slots.push_back(slots);
+    w += 2 + 2 * slots;
+  }
+  lay_.glob = w;
+  w += 2;
+  bool tiles = false;
+  for (auto const& t : ps.tasks) tiles |= t.has_tile_loop;
+  lay_.nslots = tiles ? std::max(1, cfg.tiles) : 1;
+  lay_.slots_off = w;
+  w += 2 * lay_.nslots;
+  // Shared-condition outcomes stay in the table while some user has not passed them;
+  // users drift apart by at most the pipeline depth, so a few entries per key suffice.
+  int shared = 0, max_stages = 1;
+  for (auto const& k : ps.keys) shared += __builtin_popcountll(k.users) > 1;
+  for (auto const& p : ps.pipes) max_stages = std::max(max_stages, p.stages);
+  lay_.ndec = shared * (2 * max_stages + 4);
+  lay_.dec_off = w;
+  w += 3 * lay_.ndec;
+  lay_.words = w;
+  for (int t = 0; t < nt; ++t) {
+    auto const& ir = m.tasks[t].schedule;
+    std::vector<uint8_t> a(ir.steps.size(), 0);
+    for (auto const& s : ir.steps)
+      a[s.id] = s.kind == ir::StepKind::TryAcquire || s.kind == ir::StepKind::TryWait ||
+                (s.kind == ir::StepKind::Work && s.role == WorkRole::Auxiliary);
+    aux_.push_back(std::move(a));
+  }
+  // Parametric abstraction: iterations below sat_ are exact, above it only their phase
+  // modulo every guard period matters.
+  for (auto const& t : ps.tasks)
+    for (auto const& in : t.code)
+      if (in.op == Op::Guard && in.guard == ir::BlockKind::Every) {
+        sat_ = std::max(sat_, in.start + 1);
+        period_ = std::lcm(period_, in.period);
+      }
+  drift_ = std::max(16, 4 * max_stages + 4);
+}
+
+long long Semantics::trip(int t) const {
+  long long st = ps_.tasks[t].static_trip;
+  return st >= 0 ? st : cfg_.length;
+}
+
+void Semantics::initial(std::vector<std::vector<uint16_t>>& out) const {
+  int masks = ps_.any_skippable ? (1 << lay_.nslots) : 1;
+  bool any_param = false;
+  for (int t = 0; t < lay_.tasks; ++t) any_param |= param_task(t) && ps_.tasks[t].has_loop;
+  // Parametric: each loop slot starts with an unknown length: 1..drift_+1 exactly, or more.
+  int rem_choices = any_param ? drift_ + 2 : 1;
+  int combos = 1;
+  for (int i = 0; i < lay_.nslots; ++i) combos *= rem_choices;
+  std::vector<uint16_t> sink;
+  for (int mask = 0; mask < masks; ++mask)
+    for (int c = 0; c < combos; ++c) {
+      std::vector<uint16_t> b(lay_.words, 0);
+      b[lay_.glob + 1] = static_cast<uint16_t>(mask);
+      int cc = c;
+      for (int i = 0; i < lay_.nslots; ++i) {
+        int r = cc % rem_choices;
+        cc /= rem_choices;
+        b[lay_.slots_off + 2 * i + 1] = any_param ? (r == drift_ + 1 ? kBig : uint16_t(r + 1)) : 0;
+      }
+      // Run every task up to its first step; conditions on the way fork.
+      std::vector<std::vector<uint16_t>> cur{b};
+      for (int t = 0; t < lay_.tasks; ++t) {
+        std::vector<std::vector<uint16_t>> next;
+        for (auto& st : cur) {
+          sink.clear();
+          std::vector<uint16_t> tmp = st;
+          // advance() finishes into sink; finishing early is harmless (GC runs again later).
+          const_cast<Semantics*>(this)->advance(tmp, t, sink);
+          for (size_t o = 0; o < sink.size(); o += lay_.words)
+            next.emplace_back(sink.begin() + o, sink.begin() + o + lay_.words);
+        }
+        cur.swap(next);
+      }
+      for (auto& st : cur) out.push_back(st);
+    }
+}
+
+Effect Semantics::next_effect(uint16_t const* s, int t) const {
+  auto const& in = instr(s, t);
+  if (in.op != Op::Step) return Effect::Local;
+  return ps_.steps[t][in.step].effect;
+}
+
+int Semantics::next_pipe(uint16_t const* s, int t) const {
+  auto const& in = instr(s, t);
+  if (in.op != Op::Step) return -1;
+  return ps_.steps[t][in.step].pipe;
+}
+
+bool Semantics::visible(uint16_t const* s, int t) const {
+  auto const& in = instr(s, t);
+  if (in.op != Op::Step) return false;
+  auto const& si = ps_.steps[t][in.step];
+  switch (si.effect) {
+    case Effect::Local: return false;
+    case Effect::AliasWork:
+    case Effect::PdlWait:
+    case Effect::PdlLaunch: return true;
+    default: return ps_.pipes[si.pipe].aliased;
+  }
+}
+
+bool Semantics::enabled(uint16_t const* s, int t) const {
+  auto const& in = instr(s, t);
+  if (in.op != Op::Step) return false;
+  auto const& si = ps_.steps[t][in.step];
+  if (si.effect == Effect::Acquire) {
+    int o = lay_.pipe_off[si.pipe];
+    int used = 0;
+    for (int c = 0; c < lay_.pipe_slots[si.pipe]; ++c) used = std::max(used, s[o + 2 + 2 * c] + s[o + 3 + 2 * c]);
+    return s[o] + used < ps_.pipes[si.pipe].stages;
+  }
+  if (si.effect == Effect::Wait) return s[lay_.pipe_off[si.pipe] + 2 + 2 * si.consumer_slot] > 0;
+  return true;
+}
+
+void Semantics::successors(uint16_t const* s, int t, std::vector<uint16_t>& out) const {
+  if (!enabled(s, t)) return;
+  std::vector<uint16_t> b(s, s + lay_.words);
+  int to = Layout::task_off(t);
+  auto const& in = code(t)[b[to]];
+  auto const& si = ps_.steps[t][in.step];
+  uint16_t& lw = b[to + 3];
+  int po = si.pipe >= 0 ? lay_.pipe_off[si.pipe] : 0;
+  switch (si.effect) {
+    case Effect::Local:
+      if (!aux_[t][in.step]) lw = 0;
+      break;
+    case Effect::AliasWork:
+      lw = static_cast<uint16_t>(in.step + 1);
+      if (si.pipe >= 0) {
+        if (si.writes && ps_.pipes[si.pipe].async_producer) b[po + 1] |= kAsyncHold;
+        if (!si.writes && ps_.pipes[si.pipe].umma_consumer) b[po + 1] |= kUmmaCur;
+      }
+      break;
+    case Effect::Acquire:
+      lw = 0;
+      ++b[po];
+      b[po + 1] &= ~kUmmaPending;  // the producer's acquire completes only after the MMA read
+      break;
+    case Effect::Commit:
+      lw = 0;
+      if (b[po] > 0) --b[po];
+      for (int c = 0; c < lay_.pipe_slots[si.pipe]; ++c) ++b[po + 2 + 2 * c];
+      b[po + 1] &= ~kAsyncHold;  // still writing: tracked by the stage being full and unwaited
+      break;
+    case Effect::Wait:
+      lw = 0;
+      --b[po + 2 + 2 * si.consumer_slot];
+      ++b[po + 3 + 2 * si.consumer_slot];
+      break;
+    case Effect::Release:
+      lw = 0;
+      if (b[po + 3 + 2 * si.consumer_slot] > 0) --b[po + 3 + 2 * si.consumer_slot];
+      if (b[po + 1] & kUmmaCur) b[po + 1] = (b[po + 1] & ~kUmmaCur) | kUmmaPending;
+      break;
+    case Effect::PdlWait:
+      lw = 0;
+      b[lay_.glob] |= kPdlWaited;
+      break;
+    case Effect::PdlLaunch:
+      lw = 0;
+      if (!(b[lay_.glob] & kPdlWaited) && !cfg_.assume_pdl_wait_completed) b[lay_.glob] |= kPdlViolation;
+      break;
+  }
+  ++b[to];
+  advance(b, t, out);
+}
+
+bool Semantics::guard_holds(uint16_t const* s, int t, Instr const& in) const {
+  int to = Layout::task_off(t);
+  long long d = s[to + 2];
+  bool exact = true;
+  long long v = d, rem = -1;
+  if (param_task(t)) {
+    int slot = loop_slot(s, t);
+    long long lo = s[lay_.slots_off + 2 * slot];
+    uint16_t r = s[lay_.slots_off + 2 * slot + 1];
+    rem = r == kBig ? -1 : static_cast<long long>(r) - d;
+    if (lo < sat_ && lo + d < sat_) {
+      v = lo + d;
+    } else {
+      exact = false;  // v is the phase above sat_: iteration = sat_ + v (mod period_)
+      v = lo < sat_ ? (lo + d - sat_) % period_ : (lo - sat_ + d) % period_;
+    }
+  } else {
+    rem = trip(t) - d;
+  }
+  switch (in.guard) {
+    case ir::BlockKind::FirstIter: return exact && v == 0;
+    case ir::BlockKind::LastIter: return rem == 1;
+    case ir::BlockKind::Every:
+      if (exact) return v >= in.start && (v - in.start) % in.period == 0;
+      return ((v + sat_ - in.start) % in.period) == 0;
+    default: return true;
+  }
+}
+
+uint32_t Semantics::position(uint16_t const* s, int t) const {
+  int to = Layout::task_off(t);
+  auto const& in = code(t)[s[to]];
+  if (in.op == Op::End) return 0xffffffffu;
+  uint32_t tp = in.tile_region == kBefore ? 0 : in.tile_region == kInside ? s[to + 1] + 1u : lay_.nslots + 1u;
+  uint32_t it = in.loop_region == kInside ? s[to + 2] : 0;
+  return (tp << 24) | (uint32_t(in.loop_region) << 16) | it;
+}
+
+void Semantics::advance(std::vector<uint16_t>& b, int t, std::vector<uint16_t>& out) const {
+  int to = Layout::task_off(t);
+  auto const& c = code(t);
+  while (true) {
+    auto const& in = c[b[to]];
+    switch (in.op) {
+      case Op::Step:
+      case Op::End: finish(b, 0, out); return;
+      case Op::LoopInit: b[to + 2] = 0; ++b[to]; break;
+      case Op::LoopHead: {
+        bool exit;
+        if (param_task(t)) {
+          uint16_t r = b[lay_.slots_off + 2 * loop_slot(b.data(), t) + 1];
+          exit = r != kBig && b[to + 2] >= r;
+        } else {
+          exit = b[to + 2] >= trip(t);
+        }
+        if (exit) {
+          b[to + 2] = 0;
+          b[to] = static_cast<uint16_t>(in.target);
+        } else {
+          ++b[to];
+        }
+        break;
+      }
+      case Op::LoopEnd:
+        if (++b[to + 2] > drift_ && param_task(t)) b[lay_.glob] |= kOverflow;
+        b[to] = static_cast<uint16_t>(in.target);
+        break;
+      case Op::TileInit: b[to + 1] = 0; ++b[to]; break;
+      case Op::TileHead:
+        if (b[to + 1] >= lay_.nslots) {
+          b[to + 1] = 0;
+          b[to] = static_cast<uint16_t>(in.target);
+        } else {
+          ++b[to];
+        }
+        break;
+      case Op::TileEnd: ++b[to + 1]; b[to] = static_cast<uint16_t>(in.target); break;
+      case Op::Skip:
+        if (b[lay_.glob + 1] >> b[to + 1] & 1) b[to] = static_cast<uint16_t>(in.target);
+        else ++b[to];
+        break;
+      case Op::Guard:
+        if (guard_holds(b.data(), t, in)) ++b[to];
+        else b[to] = static_cast<uint16_t>(in.target);
+        break;
+      case Op::Break: b[to + 2] = 0; b[to] = static_cast<uint16_t>(in.target); break;
+      case Op::Cond: {
+        bool shared = __builtin_popcountll(ps_.keys[in.key].users) > 1;
+        int found = -1;
+        uint32_t pos = position(b.data(), t);
+        if (shared) {
+          for (int e = 0; e < lay_.ndec; ++e) {
+            uint16_t const* en = &b[lay_.dec_off + 3 * e];
+            if (en[0] == in.key + 1 && entry_position(en) == pos) found = en[1] >> 15;
+          }
+        }
+        if (found >= 0) {
+          if (bool(found) == in.polarity) ++b[to];
+          else b[to] = static_cast<uint16_t>(in.target);
+          break;
+        }
+        // Fork: both outcomes; a shared key records the outcome for the other users.
+        for (int val = 0; val < 2; ++val) {
+          std::vector<uint16_t> f = b;
+          if (shared) {
+            int e = 0;
+            while (e < lay_.ndec && f[lay_.dec_off + 3 * e] != 0) ++e;
+            if (e == lay_.ndec) {
+              f[lay_.glob] |= kOverflow;
+              finish(f, 0, out);
+              return;
+            }
+            f[lay_.dec_off + 3 * e] = static_cast<uint16_t>(in.key + 1);
+            f[lay_.dec_off + 3 * e + 1] = static_cast<uint16_t>(((pos >> 16) & 0x7fff) | (val << 15));
+            f[lay_.dec_off + 3 * e + 2] = static_cast<uint16_t>(pos & 0xffff);
+          }
+          if (bool(val) == in.polarity) ++f[to];
+          else f[to] = static_cast<uint16_t>(in.target);
+          advance(f, t, out);
+        }
+        return;
+      }
+    }
+  }
+}
+
+// Parametric renormalisation of loop slot `slot` and onwards, then garbage collection,
+// race detection and emission. Iterations are kept relative to the slowest task in the
+// loop (lo); when lo moves, the unknown remaining length may reveal itself (fork).
+void Semantics::finish(std::vector<uint16_t>& b, int slot, std::vector<uint16_t>& out) const {
+  if (cfg_.parametric) {
+    for (; slot < lay_.nslots; ++slot) {
+      int lowest = 1 << 30;
+      bool any = false;
+      for (int t = 0; t < lay_.tasks; ++t) {
+        if (!param_task(t) || !ps_.tasks[t].has_loop) continue;
+        int to = Layout::task_off(t);
+        auto const& in = code(t)[b[to]];
+        if (in.op == Op::End) continue;
+        bool has_tiles = ps_.tasks[t].has_tile_loop;
+        int tile = has_tiles ? (in.tile_region == kBefore ? -1 : in.tile_region == kAfter ? 1 << 20 : b[to + 1]) : 0;
+        if (tile > slot) continue;  // past this slot
+        any = true;
+        if (tile < slot || in.loop_region == kBefore) lowest = 0;
+        else if (in.loop_region == kInside) lowest = std::min<int>(lowest, b[to + 2]);
+        else if (tile == slot && in.loop_region == kAfter) { /* past this slot's loop */ }
+      }
+      int so = lay_.slots_off + 2 * slot;
+      if (!any || lowest == (1 << 30)) {
+        b[so] = 0;
+        b[so + 1] = 0;  // dead slot: canonical
+        continue;
+      }
+      if (lowest == 0) continue;
+      int delta = lowest;
+      for (int t = 0; t < lay_.tasks; ++t) {
+        if (!param_task(t) || !ps_.tasks[t].has_loop) continue;
+        int to = Layout::task_off(t);
+        auto const& in = code(t)[b[to]];
+        if (in.op == Op::End || in.loop_region != kInside) continue;
+        if (ps_.tasks[t].has_tile_loop && (in.tile_region != kInside || b[to + 1] != slot)) continue;
+        b[to + 2] = static_cast<uint16_t>(b[to + 2] - delta);
+      }
+      for (int e = 0; e < lay_.ndec; ++e) {
+        uint16_t* en = &b[lay_.dec_off + 3 * e];
+        if (en[0] == 0 || (en[1] & 0xff) != kInside) continue;
+        if (lay_.nslots > 1 && int((en[1] >> 8) & 0x7f) != slot + 1) continue;
+        if (en[2] < delta) en[0] = en[1] = en[2] = 0;
+        else en[2] = static_cast<uint16_t>(en[2] - delta);
+      }
+      long long lo = b[so];
+      lo = lo < sat_ ? lo + delta : lo + delta;
+      if (lo >= sat_) lo = sat_ + (lo - sat_) % period_;
+      b[so] = static_cast<uint16_t>(lo);
+      if (b[so + 1] != kBig) {
+        b[so + 1] = static_cast<uint16_t>(b[so + 1] - delta);
+      } else {
+        // More than drift_+1 remained; now either still more, or exactly one of the values
+        // that just entered the exact window.
+        for (int k = drift_ + 2 - delta; k <= drift_ + 1; ++k) {
+          std::vector<uint16_t> f = b;
+          f[so + 1] = static_cast<uint16_t>(k);
+          finish(f, slot + 1, out);
+        }
+      }
+    }
+  }
+  collect_garbage(b.data());
+  check_race(b.data());
+  out.insert(out.end(), b.begin(), b.end());
+}
+
+void Semantics::collect_garbage(uint16_t* s) const {
+  if (lay_.ndec == 0) return;
+  uint32_t pos[64];
+  for (int t = 0; t < lay_.tasks; ++t) pos[t] = position(s, t);
+  for (int e = 0; e < lay_.ndec; ++e) {
+    uint16_t* en = s + lay_.dec_off + 3 * e;
+    if (en[0] == 0) continue;
+    uint32_t ep = entry_position(en);
+    uint64_t users = ps_.keys[en[0] - 1].users;
+    bool live = false;
+    for (int t = 0; t < lay_.tasks; ++t)
+      if ((users >> t & 1) && pos[t] <= ep) live = true;
+    if (!live) en[0] = en[1] = en[2] = 0;
+  }
+  // Canonical order so equal tables hash equal.
+  struct E { uint16_t w[3]; };
+  E* es = reinterpret_cast<E*>(s + lay_.dec_off);
+  std::sort(es, es + lay_.ndec, [](E const& a, E const& b) {
+    if ((a.w[0] == 0) != (b.w[0] == 0)) return a.w[0] != 0;
+    return std::lexicographical_compare(a.w, a.w + 3, b.w, b.w + 3);
+  });
+}
+
+bool Semantics::writing(uint16_t const* s, int alias, int* who) const {
+  auto const& ar = ps_.aliased[alias];
+  if (!ar.producer_side) return false;
+  for (int t = 0; t < lay_.tasks; ++t) {
+    uint16_t lw = s[Layout::task_off(t) + 3];
+    if (lw && ps_.steps[t][lw - 1].alias == alias && ps_.steps[t][lw - 1].writes) {
+      if (who) *who = t;
+      return true;
+    }
+  }
+  if (ar.pipe >= 0 && ps_.pipes[ar.pipe].async_producer) {
+    int o = lay_.pipe_off[ar.pipe];
+    if (s[o + 1] & kAsyncHold) { if (who) *who = -1; return true; }
+    int mn = 1 << 30;
+    for (int c = 0; c < lay_.pipe_slots[ar.pipe]; ++c) mn = std::min<int>(mn, s[o + 2 + 2 * c]);
+    if (mn > 0) { if (who) *who = -1; return true; }
+  }
+  return false;
+}
+
+bool Semantics::reading(uint16_t const* s, int alias, int* who) const {
+  auto const& ar = ps_.aliased[alias];
+  if (!ar.consumer_side) return false;
+  for (int t = 0; t < lay_.tasks; ++t) {
+    uint16_t lw = s[Layout::task_off(t) + 3];
+    if (lw && ps_.steps[t][lw - 1].alias == alias && !ps_.steps[t][lw - 1].writes) {
+      if (who) *who = t;
+      return true;
+    }
+  }
+  if (ar.pipe >= 0 && ps_.pipes[ar.pipe].umma_consumer && (s[lay_.pipe_off[ar.pipe] + 1] & (kUmmaCur | kUmmaPending))) {
+    if (who) *who = -1;
+    return true;
+  }
+  return false;
+}
+
+void Semantics::check_race(uint16_t* s) const {
+  for (auto const& p : ps_.pairs) {
+    bool wa = writing(s, p.a, nullptr), wb = writing(s, p.b, nullptr);
+    if ((wa && (wb || reading(s, p.b, nullptr))) || (wb && reading(s, p.a, nullptr))) {
+      s[lay_.glob] |= kRace;
+      return;
+    }
+  }
+}
+
+bool Semantics::balanced(uint16_t const* s) const {
+  for (size_t p = 0; p < ps_.pipes.size(); ++p) {
+    int o = lay_.pipe_off[p];
+    if (s[o]) return false;
+    for (int c = 0; c < lay_.pipe_slots[p]; ++c)
+      if (s[o + 2 + 2 * c] || s[o + 3 + 2 * c]) return false;
+  }
+  return true;
+}
+
+}  // namespace ts::check
