@@ -68,7 +68,7 @@ struct Search {
     Counterexample c;
     c.kind = kind;
     c.events = trace(idx);
-    c.length = cfg.parametric ? -1 : cfg.length;
+    c.length = cfg.parametric ? -1 : ps.any_runtime_loop ? cfg.length : -2;
     uint16_t const* s = store.at(idx);
     c.skipped_tiles = s[sem.layout().glob + 1] != 0;
     if (kind == "deadlock") {
@@ -185,7 +185,7 @@ struct Search {
             Counterexample c;
             c.kind = "run";
             c.events = trace(static_cast<uint32_t>(i));
-            c.length = cfg.parametric ? -1 : cfg.length;
+            c.length = cfg.parametric ? -1 : ps.any_runtime_loop ? cfg.length : -2;
             c.skipped_tiles = cur[G + 1] != 0;
             res.run = std::move(c);
           }

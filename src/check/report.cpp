@@ -49,7 +49,7 @@ std::string format_report(Model const& m, ProgramSet const& ps, std::vector<Run>
       if (r.result.run) { shown = &*r.result.run; break; }
   if (shown) {
     os << (shown->kind == "run" ? "One complete run" : "Shortest failing run (" + shown->kind + ")");
-    os << (shown->length < 0 ? ", parametric" : ", domain length " + std::to_string(shown->length))
+    os << (shown->length == -1 ? ", parametric" : shown->length == -2 ? ", static loop lengths" : ", domain length " + std::to_string(shown->length))
        << (shown->skipped_tiles ? ", with skipped tiles" : "") << ":\n";
     os << format_timeline(m, *shown);
     if (!shown->detail.empty()) os << "  => " << shown->detail << "\n";
@@ -57,14 +57,20 @@ std::string format_report(Model const& m, ProgramSet const& ps, std::vector<Run>
   }
   for (auto const& r : runs) {
     auto const& s = r.result.stats;
-    os << "Summary (" << (r.config.parametric ? std::string("all k >= 1") : "k=" + std::to_string(r.config.length))
+    os << "Summary (" << (r.config.parametric ? std::string("all k >= 1") : ps.any_runtime_loop ? "k=" + std::to_string(r.config.length) : std::string("static lengths"))
        << ", " << (r.config.reduction ? "reduced" : "plain BFS") << "): states=" << s.states
        << " complete=" << s.complete << " deadlocks=" << s.deadlocks << " races=" << s.races
        << " pdl_violations=" << s.pdl << " unbalanced=" << s.unbalanced << " seconds=" << s.seconds << "\n";
     if (s.capped)
       os << "WARNING: state cap " << r.config.state_cap << " hit: the proof is INCOMPLETE, this is not a pass\n";
   }
-  os << "Scope: " << scope << "\n";
+  bool tiles = false;
+  for (auto const& t : ps.tasks) tiles |= t.has_tile_loop;
+  os << "Scope: " << scope;
+  if (tiles && !runs.empty())
+    os << "; persistent loops explored over " << runs[0].config.tiles
+       << " work tiles, each skipped or not (more tiles are not covered)";
+  os << "\n";
   Verdict v = combine(runs);
   os << "Result: "
      << (v == Verdict::Unsafe ? "UNSAFE" : v == Verdict::SafeAllK ? "SAFE (for all k >= 1)" : v == Verdict::Safe ? "SAFE" : "INCOMPLETE")
