@@ -1,6 +1,6 @@
 // Checker benchmark: every named schedule at several domain lengths, with and without
 // partial-order reduction, plus the parametric (every k) proof. One line per run.
-//   bench_checker [--quick] [--cap N]
+//   bench_checker [--quick] [--cap N] [--only NAME] [--tiles T]
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -31,17 +31,23 @@ void line(std::string const& name, ts::Model const& m, ts::check::ProgramSet con
 int main(int argc, char** argv) {
   long long cap = 20'000'000;
   bool quick = false;
+  std::string only;
+  int tiles = 2;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--quick")) quick = true;
     if (!std::strcmp(argv[i], "--cap") && i + 1 < argc) cap = std::atoll(argv[++i]);
+    if (!std::strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
+    if (!std::strcmp(argv[i], "--tiles") && i + 1 < argc) tiles = std::atoi(argv[++i]);
   }
   for (auto const& s : bench::all_schedules()) {
+    if (!only.empty() && s.name != only) continue;
     auto m = s.make();
     auto ps = ts::check::compile(m);
     std::vector<long long> ks = quick ? std::vector<long long>{8} : std::vector<long long>{8, 16, 64, 1024};
     for (bool por : {true, false}) {
       ts::check::Config c;
       c.state_cap = cap;
+      c.tiles = tiles;
       c.reduction = por;
       c.parametric = true;
       line(s.name, m, ps, c);

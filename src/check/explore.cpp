@@ -2,15 +2,12 @@
 //
 // Reduction (why it is sound here): a task's next step touches either nothing shared
 // (Local), the credit counters of one pipe, or race/PDL-visible state. From a state we
-// expand only a persistent set: either one task whose next step is Local, or the
-// closure of a task under "may touch the same pipe" (all tasks that have any credit op
-// on the pipes the closure's next steps use, enabled or blocked). Steps outside the
-// set can never touch those pipes, so they commute with it; sets containing a visible
-// step (aliased work, credit ops on aliased pipes, PDL) are rejected, so every race and
-// PDL state stays reachable; deadlocks are preserved by persistent sets. Concrete runs
+// expand only a persistent set (see choose()): steps outside it, in any sequence, are
+// independent of it, so every deadlock and terminal (balance-checked) state stays
+// reachable; sets containing a visible step (aliased work, credit ops on aliased pipes,
+// PDL) are rejected, so every race and PDL state stays reachable. Concrete runs
 // are acyclic (every step moves a program counter or an iteration forward); parametric
-// runs can cycle, so there the set must not close onto a visited state (cycle proviso),
-// else the state is fully expanded. Shared-condition outcomes and the parametric
+// runs can cycle, see the proviso at choose(). Shared-condition outcomes and the parametric
 // remaining length are an oracle revealed lazily, so revealing them commutes too.
 #include <chrono>
 
@@ -110,33 +107,45 @@ struct Search {
     res.failure = std::move(c);
   }
 
-  // Persistent set: a bit mask of tasks to expand.
+  // Persistent set: a bit mask of tasks to expand. In this model two different tasks'
+  // invisible steps are independent unless both are acquires of one pipe: commit and
+  // wait only add to counters the other side reads, wait moves a stage from full to
+  // held (the producer's view is unchanged), release only ever enables. So one task's
+  // enabled invisible step is a persistent set on its own, except an acquire on a pipe
+  // with several producer tasks, which brings those producers along. Visible steps
+  // (aliased work, credit ops on aliased pipes, PDL) are never in a reduced set.
+  //
+  // Cycle proviso (parametric runs; concrete runs are acyclic): the abstract state can
+  // only repeat after every task inside a parametric loop has advanced (the slowest
+  // one moves the loop's origin), and nothing else can cycle. Tasks outside those
+  // loops are preferred, and one of them with a visible enabled step forces a full
+  // expansion, so on a reduced cycle every enabled task is a looping task that takes
+  // its pending step within the cycle: no step is ignored forever.
   uint64_t choose(uint16_t const* s, uint64_t enabled) const {
     if (!cfg.reduction) return enabled;
-    for (int t = 0; t < nt; ++t)
-      if ((enabled >> t & 1) && sem.next_effect(s, t) == Effect::Local) return uint64_t(1) << t;
     uint64_t best = enabled;
     int best_n = __builtin_popcountll(enabled);
-    for (int t = 0; t < nt && best_n > 1; ++t) {
-      if (!(enabled >> t & 1)) continue;
-      uint64_t set = uint64_t(1) << t, done = 0;
-      bool ok = true;
-      while (ok && set != done) {
-        for (int u = 0; u < nt; ++u) {
-          if (!(set >> u & 1) || (done >> u & 1)) continue;
-          done |= uint64_t(1) << u;
-          if (sem.at_end(s, u)) continue;
-          if ((enabled >> u & 1) && sem.visible(s, u)) { ok = false; break; }
-          int p = sem.next_pipe(s, u);
-          if (p >= 0) set |= ps.pipes[p].users;
+    for (int pass = cfg.parametric ? 0 : 1; pass < 2; ++pass) {
+      for (int t = 0; t < nt && best_n > 1; ++t) {
+        if (!(enabled >> t & 1)) continue;
+        if (cfg.parametric && sem.in_param_loop(s, t) == (pass == 0)) continue;
+        if (sem.visible(s, t)) {
+          if (pass == 0) return enabled;
+          continue;
+        }
+        Effect e = sem.next_effect(s, t);
+        if (e != Effect::Acquire) return uint64_t(1) << t;
+        uint64_t set = ps.pipes[sem.next_pipe(s, t)].acquirers;
+        bool ok = true;
+        for (int u = 0; u < nt; ++u)
+          if ((set & enabled) >> u & 1) ok &= !sem.visible(s, u);
+        int n = __builtin_popcountll(set & enabled);
+        if (ok && n < best_n) {
+          best = set & enabled;
+          best_n = n;
         }
       }
-      if (!ok) continue;
-      int n = __builtin_popcountll(set & enabled);
-      if (n < best_n) {
-        best = set & enabled;
-        best_n = n;
-      }
+      if (best != enabled) return best;
     }
     return best;
   }
@@ -193,36 +202,26 @@ struct Search {
         continue;
       }
       uint64_t set = choose(cur.data(), enabled);
-      for (int pass = 0; pass < 2; ++pass) {
-        bool revisit = false;
-        for (int t = 0; t < nt; ++t) {
-          if (!(set >> t & 1)) continue;
-          succ.clear();
-          sem.successors(cur.data(), t, succ);
-          for (size_t o = 0; o < succ.size(); o += W) {
-            ++res.stats.transitions;
-            auto [idx, fresh] = store.insert(succ.data() + o);
-            if (!fresh) {
-              revisit = true;
-              continue;
-            }
-            parent.push_back(static_cast<uint32_t>(i));
-            ptask.push_back(static_cast<uint8_t>(t));
-            uint16_t ng = succ[o + G];
-            if (ng & kRace) {
-              ++res.stats.races;
-              record("race", idx);
-            }
-            if (ng & kPdlViolation) {
-              ++res.stats.pdl;
-              record("pdl", idx);
-            }
+      for (int t = 0; t < nt; ++t) {
+        if (!(set >> t & 1)) continue;
+        succ.clear();
+        sem.successors(cur.data(), t, succ);
+        for (size_t o = 0; o < succ.size(); o += W) {
+          ++res.stats.transitions;
+          auto [idx, fresh] = store.insert(succ.data() + o);
+          if (!fresh) continue;
+          parent.push_back(static_cast<uint32_t>(i));
+          ptask.push_back(static_cast<uint8_t>(t));
+          uint16_t ng = succ[o + G];
+          if (ng & kRace) {
+            ++res.stats.races;
+            record("race", idx);
+          }
+          if (ng & kPdlViolation) {
+            ++res.stats.pdl;
+            record("pdl", idx);
           }
         }
-        // Cycle proviso (parametric runs only): a reduced set reaching a visited state
-        // may be ignoring a task forever; expand the rest.
-        if (!(cfg.parametric && set != enabled && revisit)) break;
-        set = enabled & ~set;
       }
     }
     res.stats.states = store.size();

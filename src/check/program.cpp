@@ -198,6 +198,7 @@ ProgramSet compile(Model const& m) {
             si.effect = s.kind == SK::Acquire ? Effect::Acquire : Effect::Commit;
             si.pipe = pipe;
             ps.pipes[pipe].users |= uint64_t(1) << t;
+            if (s.kind == SK::Acquire) ps.pipes[pipe].acquirers |= uint64_t(1) << t;
           }
           break;
         case SK::Wait:

@@ -59,21 +59,12 @@ void Semantics::initial(std::vector<std::vector<uint16_t>>& out) const {
   int masks = ps_.any_skippable ? (1 << lay_.nslots) : 1;
   bool any_param = false;
   for (int t = 0; t < lay_.tasks; ++t) any_param |= param_task(t) && ps_.tasks[t].has_loop;
-  // Parametric: each loop slot starts with an unknown length: 1..drift_+1 exactly, or more.
-  int rem_choices = any_param ? drift_ + 2 : 1;
-  int combos = 1;
-  for (int i = 0; i < lay_.nslots; ++i) combos *= rem_choices;
   std::vector<uint16_t> sink;
-  for (int mask = 0; mask < masks; ++mask)
-    for (int c = 0; c < combos; ++c) {
+  for (int mask = 0; mask < masks; ++mask) {
+    {
       std::vector<uint16_t> b(lay_.words, 0);
       b[lay_.glob + 1] = static_cast<uint16_t>(mask);
-      int cc = c;
-      for (int i = 0; i < lay_.nslots; ++i) {
-        int r = cc % rem_choices;
-        cc /= rem_choices;
-        b[lay_.slots_off + 2 * i + 1] = any_param ? (r == drift_ + 1 ? kBig : uint16_t(r + 1)) : 0;
-      }
+      for (int i = 0; i < lay_.nslots; ++i) b[lay_.slots_off + 2 * i + 1] = any_param ? kUnknown : 0;
       // Run every task up to its first step; conditions on the way fork.
       std::vector<std::vector<uint16_t>> cur{b};
       for (int t = 0; t < lay_.tasks; ++t) {
@@ -90,6 +81,7 @@ void Semantics::initial(std::vector<std::vector<uint16_t>>& out) const {
       }
       for (auto& st : cur) out.push_back(st);
     }
+  }
 }
 
 Effect Semantics::next_effect(uint16_t const* s, int t) const {
@@ -133,7 +125,8 @@ bool Semantics::enabled(uint16_t const* s, int t) const {
 
 void Semantics::successors(uint16_t const* s, int t, std::vector<uint16_t>& out) const {
   if (!enabled(s, t)) return;
-  std::vector<uint16_t> b(s, s + lay_.words);
+  std::vector<uint16_t>& b = scratch_;
+  b.assign(s, s + lay_.words);
   int to = Layout::task_off(t);
   auto const& in = code(t)[b[to]];
   auto const& si = ps_.steps[t][in.step];
@@ -184,16 +177,18 @@ void Semantics::successors(uint16_t const* s, int t, std::vector<uint16_t>& out)
   advance(b, t, out);
 }
 
-bool Semantics::guard_holds(uint16_t const* s, int t, Instr const& in) const {
+int Semantics::guard_holds(uint16_t const* s, int t, Instr const& in) const {
   int to = Layout::task_off(t);
   long long d = s[to + 2];
   bool exact = true;
-  long long v = d, rem = -1;
+  long long v = d;
+  int last;  // is this the last iteration: 0, 1, or 2 (not revealed yet)
   if (param_task(t)) {
     int slot = loop_slot(s, t);
     long long lo = s[lay_.slots_off + 2 * slot];
     uint16_t r = s[lay_.slots_off + 2 * slot + 1];
-    rem = r == kBig ? -1 : static_cast<long long>(r) - d;
+    if (r & kUnknown) last = d + 1 <= (r & ~kUnknown) ? 0 : 2;
+    else last = r == d + 1;
     if (lo < sat_ && lo + d < sat_) {
       v = lo + d;
     } else {
@@ -201,15 +196,15 @@ bool Semantics::guard_holds(uint16_t const* s, int t, Instr const& in) const {
       v = lo < sat_ ? (lo + d - sat_) % period_ : (lo - sat_ + d) % period_;
     }
   } else {
-    rem = trip(t) - d;
+    last = trip(t) - d == 1;
   }
   switch (in.guard) {
     case ir::BlockKind::FirstIter: return exact && v == 0;
-    case ir::BlockKind::LastIter: return rem == 1;
+    case ir::BlockKind::LastIter: return last;
     case ir::BlockKind::Every:
       if (exact) return v >= in.start && (v - in.start) % in.period == 0;
       return ((v + sat_ - in.start) % in.period) == 0;
-    default: return true;
+    default: return 1;
   }
 }
 
@@ -234,8 +229,18 @@ void Semantics::advance(std::vector<uint16_t>& b, int t, std::vector<uint16_t>& 
       case Op::LoopHead: {
         bool exit;
         if (param_task(t)) {
-          uint16_t r = b[lay_.slots_off + 2 * loop_slot(b.data(), t) + 1];
-          exit = r != kBig && b[to + 2] >= r;
+          uint16_t& r = b[lay_.slots_off + 2 * loop_slot(b.data(), t) + 1];
+          uint16_t d = b[to + 2];
+          if ((r & kUnknown) && d > (r & ~kUnknown)) {
+            // Reveal: the loop ends here (K = lo + d), or it runs past d.
+            std::vector<uint16_t> f = b;
+            f[lay_.slots_off + 2 * loop_slot(b.data(), t) + 1] = d;
+            f[to + 2] = 0;
+            f[to] = static_cast<uint16_t>(in.target);
+            advance(f, t, out);
+            r = static_cast<uint16_t>(kUnknown | d);
+          }
+          exit = !(r & kUnknown) && d >= r;
         } else {
           exit = b[to + 2] >= trip(t);
         }
@@ -265,10 +270,24 @@ void Semantics::advance(std::vector<uint16_t>& b, int t, std::vector<uint16_t>& 
         if (b[lay_.glob + 1] >> b[to + 1] & 1) b[to] = static_cast<uint16_t>(in.target);
         else ++b[to];
         break;
-      case Op::Guard:
-        if (guard_holds(b.data(), t, in)) ++b[to];
+      case Op::Guard: {
+        int g = guard_holds(b.data(), t, in);
+        if (g == 2) {
+          // last_iter before the length is known: this is the last iteration (K = lo+d+1)
+          // in one branch, not in the other.
+          uint16_t& r = b[lay_.slots_off + 2 * loop_slot(b.data(), t) + 1];
+          uint16_t d1 = static_cast<uint16_t>(b[to + 2] + 1);
+          std::vector<uint16_t> f = b;
+          f[lay_.slots_off + 2 * loop_slot(b.data(), t) + 1] = d1;
+          ++f[to];
+          advance(f, t, out);
+          r = static_cast<uint16_t>(kUnknown | d1);
+          g = 0;
+        }
+        if (g) ++b[to];
         else b[to] = static_cast<uint16_t>(in.target);
         break;
+      }
       case Op::Break: b[to + 2] = 0; b[to] = static_cast<uint16_t>(in.target); break;
       case Op::Cond: {
         bool shared = __builtin_popcountll(ps_.keys[in.key].users) > 1;
@@ -358,16 +377,11 @@ void Semantics::finish(std::vector<uint16_t>& b, int slot, std::vector<uint16_t>
       lo = lo < sat_ ? lo + delta : lo + delta;
       if (lo >= sat_) lo = sat_ + (lo - sat_) % period_;
       b[so] = static_cast<uint16_t>(lo);
-      if (b[so + 1] != kBig) {
-        b[so + 1] = static_cast<uint16_t>(b[so + 1] - delta);
+      if (b[so + 1] & kUnknown) {
+        int f = (b[so + 1] & ~kUnknown) - delta;
+        b[so + 1] = static_cast<uint16_t>(kUnknown | std::max(f, 0));
       } else {
-        // More than drift_+1 remained; now either still more, or exactly one of the values
-        // that just entered the exact window.
-        for (int k = drift_ + 2 - delta; k <= drift_ + 1; ++k) {
-          std::vector<uint16_t> f = b;
-          f[so + 1] = static_cast<uint16_t>(k);
-          finish(f, slot + 1, out);
-        }
+        b[so + 1] = static_cast<uint16_t>(b[so + 1] - delta);
       }
     }
   }

@@ -15,7 +15,10 @@
 
 namespace ts::check {
 
-constexpr uint16_t kBig = 0xffff;  // parametric "remaining iterations" beyond the exact window
+// Parametric "remaining iterations" word of a loop slot: either exact (K - lo), or
+// unknown with a floor (K - lo > floor), marked by kUnknown. The length is revealed
+// lazily, only when a task asks "is this the last iteration / is the loop over?".
+constexpr uint16_t kUnknown = 0x8000;
 
 // Global flag bits.
 enum : uint16_t { kPdlWaited = 1, kPdlViolation = 2, kRace = 4, kOverflow = 8 };
@@ -50,6 +53,7 @@ class Semantics {
   bool balanced(uint16_t const* s) const;
   Instr const& instr(uint16_t const* s, int t) const { return code(t)[s[Layout::task_off(t)]]; }
   long long trip(int t) const;  // concrete trip count of task t's loop
+  bool in_param_loop(uint16_t const* s, int t) const { return param_task(t) && instr(s, t).loop_region == kInside; }
   bool param_task(int t) const { return cfg_.parametric && ps_.tasks[t].static_trip < 0; }
   // Which aliased resources are being written / read now (race explanation).
   bool writing(uint16_t const* s, int alias, int* who) const;
@@ -59,7 +63,8 @@ class Semantics {
   std::vector<Instr> const& code(int t) const { return ps_.tasks[t].code; }
   void advance(std::vector<uint16_t>& b, int t, std::vector<uint16_t>& out) const;
   void finish(std::vector<uint16_t>& b, int slot, std::vector<uint16_t>& out) const;
-  bool guard_holds(uint16_t const* s, int t, Instr const& in) const;
+  // 0 false, 1 true, 2: depends on the not yet revealed loop length (caller forks).
+  int guard_holds(uint16_t const* s, int t, Instr const& in) const;
   // Progress position of a task, for ordering against shared-condition entries.
   uint32_t position(uint16_t const* s, int t) const;
   uint32_t entry_position(uint16_t const* e) const { return (uint32_t(e[1] & 0x7fff) << 16) | e[2]; }
@@ -71,6 +76,7 @@ class Semantics {
   ProgramSet const& ps_;
   Config cfg_;
   Layout lay_;
+  mutable std::vector<uint16_t> scratch_;  // successor buffer reused across calls
   std::vector<std::vector<uint8_t>> aux_;  // [task][step]: auxiliary work keeps the access window
   int sat_ = 1, period_ = 1, drift_ = 16;  // parametric: exact iterations kept, guard period, drift cap
 };

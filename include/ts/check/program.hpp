@@ -73,7 +73,8 @@ struct Pipe {
   bool umma_consumer = false;     // reading past release until the producer's next acquire
   bool aliased = false;
   int alias = -1;
-  uint64_t users = 0;             // tasks with any credit op on it (POR conflict set)
+  uint64_t users = 0;             // tasks with any credit op on it
+  uint64_t acquirers = 0;         // tasks that acquire it (acquires compete for free stages)
 };
 
 // A resource that shares physical memory with another (declared alias groups, S9.4).
