@@ -29,7 +29,7 @@ struct Search {
   int nt;
 
   Search(Model const& mm, ProgramSet const& p, Config const& c)
-      : m(mm), ps(p), cfg(c), sem(mm, p, c), store(sem.layout().words), nt(static_cast<int>(p.tasks.size())) {}
+      : m(mm), ps(p), cfg(c), sem(mm, p, c), store(sem.layout().words, c.state_cap + 64), nt(static_cast<int>(p.tasks.size())) {}
 
   std::vector<Event> trace(uint32_t idx) const {
     std::vector<Event> ev;
@@ -160,7 +160,12 @@ struct Search {
         ptask.push_back(0);
       }
     int W = sem.layout().words, G = sem.layout().glob;
+    size_t expect = size_t(std::min<long long>(cfg.state_cap, 1ll << 26));
+    parent.reserve(expect);
+    ptask.reserve(expect);
     std::vector<uint16_t> cur(W), succ;
+    std::vector<uint8_t> owner;
+    std::vector<uint64_t> hashes;
     bool first_complete = true;
     for (size_t i = 0; i < store.size(); ++i) {
       if (static_cast<long long>(store.size()) >= cfg.state_cap) {
@@ -202,25 +207,35 @@ struct Search {
         continue;
       }
       uint64_t set = choose(cur.data(), enabled);
+      // Generate the whole batch, hash it and prefetch the table slots, then insert.
+      succ.clear();
+      owner.clear();
       for (int t = 0; t < nt; ++t) {
         if (!(set >> t & 1)) continue;
-        succ.clear();
+        size_t before = succ.size();
         sem.successors(cur.data(), t, succ);
-        for (size_t o = 0; o < succ.size(); o += W) {
-          ++res.stats.transitions;
-          auto [idx, fresh] = store.insert(succ.data() + o);
-          if (!fresh) continue;
-          parent.push_back(static_cast<uint32_t>(i));
-          ptask.push_back(static_cast<uint8_t>(t));
-          uint16_t ng = succ[o + G];
-          if (ng & kRace) {
-            ++res.stats.races;
-            record("race", idx);
-          }
-          if (ng & kPdlViolation) {
-            ++res.stats.pdl;
-            record("pdl", idx);
-          }
+        owner.insert(owner.end(), (succ.size() - before) / W, static_cast<uint8_t>(t));
+      }
+      hashes.resize(owner.size());
+      for (size_t k = 0; k < owner.size(); ++k) {
+        hashes[k] = StateStore::hash(succ.data() + k * W, W);
+        store.prefetch(hashes[k]);
+      }
+      for (size_t k = 0; k < owner.size(); ++k) {
+        size_t o = k * W;
+        ++res.stats.transitions;
+        auto [idx, fresh] = store.insert(succ.data() + o, hashes[k]);
+        if (!fresh) continue;
+        parent.push_back(static_cast<uint32_t>(i));
+        ptask.push_back(owner[k]);
+        uint16_t ng = succ[o + G];
+        if (ng & kRace) {
+          ++res.stats.races;
+          record("race", idx);
+        }
+        if (ng & kPdlViolation) {
+          ++res.stats.pdl;
+          record("pdl", idx);
         }
       }
     }

@@ -1,9 +1,12 @@
 // Compact state storage for the explorer: every state is a fixed number of 16-bit
 // words kept back to back in one arena (which is also the BFS queue: states are
 // expanded in discovery order), indexed by an open-addressing hash table of 32-bit
-// arena indices. No per-state allocation, so the hot loop is copy, mutate, hash, probe.
+// arena indices tagged with 32 bits of the hash (so a probe compares states only when
+// the tags agree: one memcmp per duplicate, almost none per miss). No per-state
+// allocation; the arena reserves address space up front so it never moves.
 #pragma once
 #include <cstdint>
+#include <algorithm>
 #include <cstring>
 #include <utility>
 #include <vector>
@@ -12,7 +15,9 @@ namespace ts::check {
 
 class StateStore {
  public:
-  explicit StateStore(int words) : w_(words), table_(1u << 16, kEmpty), mask_((1u << 16) - 1) {}
+  StateStore(int words, long long expect) : w_(words), table_(1u << 16, kEmpty), mask_((1u << 16) - 1) {
+    data_.reserve(size_t(std::min<long long>(expect, 1ll << 26)) * size_t(words));
+  }
   int words() const { return w_; }
   size_t size() const { return count_; }
   uint16_t const* at(size_t i) const { return data_.data() + i * w_; }
@@ -31,48 +36,45 @@ class StateStore {
     return h;
   }
 
+  // Start loading the table slot of a state about to be inserted (BFS inserts a batch
+  // of successors at once; the table probe is the one cache miss per state).
+  void prefetch(uint64_t h) const { __builtin_prefetch(&table_[h & mask_]); }
   // Returns (index, true) when the state is new.
-  std::pair<uint32_t, bool> insert(uint16_t const* s) {
+  std::pair<uint32_t, bool> insert(uint16_t const* s) { return insert(s, hash(s, w_)); }
+  std::pair<uint32_t, bool> insert(uint16_t const* s, uint64_t h) {
     if ((count_ + 1) * 2 > table_.size()) grow();
-    uint64_t h = hash(s, w_);
+    uint64_t tag = h & 0xffffffff00000000ull;
     size_t pos = h & mask_;
     while (true) {
-      uint32_t idx = table_[pos];
-      if (idx == kEmpty) break;
-      if (std::memcmp(at(idx), s, size_t(w_) * 2) == 0) return {idx, false};
+      uint64_t e = table_[pos];
+      if (e == kEmpty) break;
+      if ((e & 0xffffffff00000000ull) == tag && std::memcmp(at(uint32_t(e)), s, size_t(w_) * 2) == 0)
+        return {uint32_t(e), false};
       pos = (pos + 1) & mask_;
     }
     uint32_t idx = static_cast<uint32_t>(count_++);
     data_.insert(data_.end(), s, s + w_);
-    table_[pos] = idx;
+    table_[pos] = tag | idx;
     return {idx, true};
-  }
-  bool contains(uint16_t const* s) const {
-    size_t pos = hash(s, w_) & mask_;
-    while (true) {
-      uint32_t idx = table_[pos];
-      if (idx == kEmpty) return false;
-      if (std::memcmp(at(idx), s, size_t(w_) * 2) == 0) return true;
-      pos = (pos + 1) & mask_;
-    }
   }
 
  private:
-  static constexpr uint32_t kEmpty = 0xffffffffu;
+  static constexpr uint64_t kEmpty = ~0ull;
   void grow() {
-    std::vector<uint32_t> t(table_.size() * 2, kEmpty);
+    std::vector<uint64_t> t(table_.size() * 2, kEmpty);
     size_t m = t.size() - 1;
     for (uint32_t i = 0; i < count_; ++i) {
-      size_t pos = hash(at(i), w_) & m;
+      uint64_t h = hash(at(i), w_);
+      size_t pos = h & m;
       while (t[pos] != kEmpty) pos = (pos + 1) & m;
-      t[pos] = i;
+      t[pos] = (h & 0xffffffff00000000ull) | i;
     }
     table_.swap(t);
     mask_ = m;
   }
   int w_;
   std::vector<uint16_t> data_;
-  std::vector<uint32_t> table_;
+  std::vector<uint64_t> table_;
   size_t mask_;
   size_t count_ = 0;
 };
