@@ -42,10 +42,16 @@ inline auto N() { return ts::runtime(4, "n"); }
 
 inline ts::PipelineConfig async1() { return ts::PipelineConfig::async_async({.num_stages = 1}); }
 
-// Runs the checker on a model, with or without reduction.
+// Runs the checker on a model, with or without reduction, and checks that the other
+// mode agrees on the verdict and the kind of failure (reduction must lose nothing).
 inline ts::check::CheckerResult check(ts::Model m, bool reduction = true) {
   m.options.check_reduction = reduction;
   auto r = ts::check::run_exhaustive(m);
+  m.options.check_reduction = !reduction;
+  auto other = ts::check::run_exhaustive(m);
+  EXPECT_EQ(r.verdict, other.verdict) << "POR and plain BFS disagree\n" << r.report << other.report;
+  EXPECT_EQ(bool(r.failure), bool(other.failure));
+  if (r.failure && other.failure) EXPECT_EQ(r.failure->kind, other.failure->kind);
   if (std::getenv("TS_CHECK_PRINT")) std::printf("%s%s\n", r.report.c_str(), r.failure_json.c_str());
   return r;
 }

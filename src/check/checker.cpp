@@ -2,6 +2,8 @@
 // runs the explorer and formats the report.
 #include "ts/verify/checker.hpp"
 
+#include <algorithm>
+
 #include "ts/check/counterexample.hpp"
 #include "ts/check/explore.hpp"
 #include "ts/check/report.hpp"
@@ -50,6 +52,17 @@ CheckerResult run_exhaustive(Model const& model) {
         if (runs.back().result.verdict == Verdict::Unsafe) break;
       }
     }
+  }
+  // With reduction on, the failing run found is the shortest in the reduced graph; a
+  // plain BFS that stops at its first failure gives the shortest run overall.
+  for (auto& r : runs) {
+    if (r.result.verdict != Verdict::Unsafe || !r.config.reduction) continue;
+    Config c = r.config;
+    c.reduction = false;
+    c.stop_at_first_failure = true;
+    c.state_cap = std::min<long long>(c.state_cap, 2'000'000);
+    auto b = explore(model, ps, c);
+    if (b.failure && b.failure->events.size() <= r.result.failure->events.size()) r.result.failure = b.failure;
   }
   CheckerResult out;
   out.verdict = combine(runs);

@@ -168,14 +168,19 @@ struct Search {
     std::vector<uint64_t> hashes;
     bool first_complete = true;
     for (size_t i = 0; i < store.size(); ++i) {
+      if (cfg.stop_at_first_failure && res.failure) break;
       if (static_cast<long long>(store.size()) >= cfg.state_cap) {
         res.stats.capped = true;
         break;
       }
       std::copy(store.at(i), store.at(i) + W, cur.begin());
       uint16_t g = cur[G];
-      if (g & kOverflow) {
+      if (g & (kOverflow | kTableFull)) {
         res.stats.overflow = true;
+        res.note = g & kOverflow
+                       ? "the parametric abstraction does not apply: tasks can drift apart by more than " +
+                             std::to_string(sem.drift()) + " iterations (no pipeline bounds their distance)"
+                       : "too many outstanding shared-condition outcomes for the state encoding";
         break;
       }
       if (g & (kRace | kPdlViolation)) continue;  // reported on discovery; not expanded
@@ -244,8 +249,6 @@ struct Search {
     bool bad = res.stats.deadlocks || res.stats.races || res.stats.pdl || res.stats.unbalanced;
     if (res.stats.overflow) {
       res.verdict = Verdict::Incomplete;
-      res.note = "the parametric abstraction does not apply (tasks drift apart further than the pipelines bound, "
-                 "or too many outstanding shared conditions)";
     } else if (bad) {
       res.verdict = Verdict::Unsafe;
     } else if (res.stats.capped) {

@@ -23,11 +23,13 @@ Semantics::Semantics(Model const& m, ProgramSet const& ps, Config const& cfg) : 
   lay_.slots_off = w;
   w += 2 * lay_.nslots;
   // Shared-condition outcomes stay in the table while some user has not passed them;
-  // users drift apart by at most the pipeline depth, so a few entries per key suffice.
+  // users are at most drift_ iterations apart (beyond that the parametric proof gives
+  // up anyway), so drift_ + 3 entries per key suffice.
   int shared = 0, max_stages = 1;
   for (auto const& k : ps.keys) shared += __builtin_popcountll(k.users) > 1;
   for (auto const& p : ps.pipes) max_stages = std::max(max_stages, p.stages);
-  lay_.ndec = shared * (2 * max_stages + 4);
+  drift_ = std::max(16, 4 * max_stages + 4);
+  lay_.ndec = shared * (drift_ + 3);
   lay_.dec_off = w;
   w += 3 * lay_.ndec;
   lay_.words = w;
@@ -47,7 +49,6 @@ Semantics::Semantics(Model const& m, ProgramSet const& ps, Config const& cfg) : 
         sat_ = std::max(sat_, in.start + 1);
         period_ = std::lcm(period_, in.period);
       }
-  drift_ = std::max(16, 4 * max_stages + 4);
 }
 
 long long Semantics::trip(int t) const {
@@ -311,7 +312,7 @@ void Semantics::advance(std::vector<uint16_t>& b, int t, std::vector<uint16_t>& 
             int e = 0;
             while (e < lay_.ndec && f[lay_.dec_off + 3 * e] != 0) ++e;
             if (e == lay_.ndec) {
-              f[lay_.glob] |= kOverflow;
+              f[lay_.glob] |= kTableFull;
               finish(f, 0, out);
               return;
             }

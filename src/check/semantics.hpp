@@ -21,7 +21,7 @@ namespace ts::check {
 constexpr uint16_t kUnknown = 0x8000;
 
 // Global flag bits.
-enum : uint16_t { kPdlWaited = 1, kPdlViolation = 2, kRace = 4, kOverflow = 8 };
+enum : uint16_t { kPdlWaited = 1, kPdlViolation = 2, kRace = 4, kOverflow = 8, kTableFull = 16 };
 // Pipe flag bits: an asynchronous producer wrote into the held stage; an MMA consumer
 // read the held stage; an MMA consumer's read may still be in flight after release.
 enum : uint16_t { kAsyncHold = 1, kUmmaCur = 2, kUmmaPending = 4 };
@@ -38,6 +38,7 @@ class Semantics {
  public:
   Semantics(Model const& m, ProgramSet const& ps, Config const& cfg);
   Layout const& layout() const { return lay_; }
+  int drift() const { return drift_; }
 
   // Initial states (one per skipped-tile pattern, per initial condition outcome, per
   // parametric remaining length).

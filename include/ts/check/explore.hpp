@@ -21,6 +21,7 @@ struct Config {
   bool parametric = false;     // abstract the domain length: one proof for every k >= 1
   long long state_cap = 20'000'000;
   bool assume_pdl_wait_completed = false;
+  bool stop_at_first_failure = false;  // used to fetch the shortest counterexample by plain BFS
 };
 
 // One executed step of a timeline. iteration is -1 outside the domain loop; in a
