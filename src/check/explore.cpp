@@ -165,61 +165,72 @@ struct Search {
     ptask.reserve(expect);
     std::vector<uint16_t> cur(W), succ;
     std::vector<uint8_t> owner;
+    std::vector<uint32_t> from;
     std::vector<uint64_t> hashes;
-    bool first_complete = true;
-    for (size_t i = 0; i < store.size(); ++i) {
-      if (cfg.stop_at_first_failure && res.failure) break;
-      if (static_cast<long long>(store.size()) >= cfg.state_cap) {
-        res.stats.capped = true;
-        break;
-      }
-      std::copy(store.at(i), store.at(i) + W, cur.begin());
-      uint16_t g = cur[G];
-      if (g & (kOverflow | kTableFull)) {
-        res.stats.overflow = true;
-        res.note = g & kOverflow
-                       ? "the parametric abstraction does not apply: tasks can drift apart by more than " +
-                             std::to_string(sem.drift()) + " iterations (no pipeline bounds their distance)"
-                       : "too many outstanding shared-condition outcomes for the state encoding";
-        break;
-      }
-      if (g & (kRace | kPdlViolation)) continue;  // reported on discovery; not expanded
-      uint64_t enabled = 0;
-      bool all_end = true;
-      for (int t = 0; t < nt; ++t) {
-        if (!sem.at_end(cur.data(), t)) all_end = false;
-        if (sem.enabled(cur.data(), t)) enabled |= uint64_t(1) << t;
-      }
-      if (!enabled) {
-        if (!all_end) {
-          ++res.stats.deadlocks;
-          record("deadlock", static_cast<uint32_t>(i));
-        } else if (!sem.balanced(cur.data())) {
-          ++res.stats.unbalanced;
-          record("unbalanced", static_cast<uint32_t>(i));
-        } else {
-          ++res.stats.complete;
-          if (first_complete) {
-            first_complete = false;
-            Counterexample c;
-            c.kind = "run";
-            c.events = trace(static_cast<uint32_t>(i));
-            c.length = cfg.parametric ? -1 : ps.any_runtime_loop ? cfg.length : -2;
-            c.skipped_tiles = cur[G + 1] != 0;
-            res.run = std::move(c);
-          }
-        }
-        continue;
-      }
-      uint64_t set = choose(cur.data(), enabled);
-      // Generate the whole batch, hash it and prefetch the table slots, then insert.
+    bool first_complete = true, stop = false;
+    // States are expanded in blocks: all successors of a block of parents are generated,
+    // hashed and their table slots prefetched before any is inserted, so the table's
+    // cache misses overlap. Insertion keeps parent order, so the search stays BFS.
+    constexpr size_t kBlock = 32;
+    for (size_t i = 0; i < store.size() && !stop;) {
+      size_t end = std::min(store.size(), i + kBlock);
       succ.clear();
       owner.clear();
-      for (int t = 0; t < nt; ++t) {
-        if (!(set >> t & 1)) continue;
-        size_t before = succ.size();
-        sem.successors(cur.data(), t, succ);
-        owner.insert(owner.end(), (succ.size() - before) / W, static_cast<uint8_t>(t));
+      from.clear();
+      for (; i < end; ++i) {
+        if ((cfg.stop_at_first_failure && res.failure) || static_cast<long long>(store.size()) >= cfg.state_cap) {
+          res.stats.capped = !(cfg.stop_at_first_failure && res.failure);
+          stop = true;
+          break;
+        }
+        std::copy(store.at(i), store.at(i) + W, cur.begin());
+        uint16_t g = cur[G];
+        if (g & (kOverflow | kTableFull)) {
+          res.stats.overflow = true;
+          res.note = g & kOverflow
+                         ? "the parametric abstraction does not apply: tasks can drift apart by more than " +
+                               std::to_string(sem.drift()) + " iterations (no pipeline bounds their distance)"
+                         : "too many outstanding shared-condition outcomes for the state encoding";
+          stop = true;
+          break;
+        }
+        if (g & (kRace | kPdlViolation)) continue;  // reported on discovery; not expanded
+        uint64_t enabled = 0;
+        bool all_end = true;
+        for (int t = 0; t < nt; ++t) {
+          if (!sem.at_end(cur.data(), t)) all_end = false;
+          if (sem.enabled(cur.data(), t)) enabled |= uint64_t(1) << t;
+        }
+        if (!enabled) {
+          if (!all_end) {
+            ++res.stats.deadlocks;
+            record("deadlock", static_cast<uint32_t>(i));
+          } else if (!sem.balanced(cur.data())) {
+            ++res.stats.unbalanced;
+            record("unbalanced", static_cast<uint32_t>(i));
+          } else {
+            ++res.stats.complete;
+            if (first_complete) {
+              first_complete = false;
+              Counterexample c;
+              c.kind = "run";
+              c.events = trace(static_cast<uint32_t>(i));
+              c.length = cfg.parametric ? -1 : ps.any_runtime_loop ? cfg.length : -2;
+              c.skipped_tiles = cur[G + 1] != 0;
+              res.run = std::move(c);
+            }
+          }
+          continue;
+        }
+        uint64_t set = choose(cur.data(), enabled);
+        for (int t = 0; t < nt; ++t) {
+          if (!(set >> t & 1)) continue;
+          size_t before = succ.size();
+          sem.successors(cur.data(), t, succ);
+          size_t n = (succ.size() - before) / W;
+          owner.insert(owner.end(), n, static_cast<uint8_t>(t));
+          from.insert(from.end(), n, static_cast<uint32_t>(i));
+        }
       }
       hashes.resize(owner.size());
       for (size_t k = 0; k < owner.size(); ++k) {
@@ -231,7 +242,7 @@ struct Search {
         ++res.stats.transitions;
         auto [idx, fresh] = store.insert(succ.data() + o, hashes[k]);
         if (!fresh) continue;
-        parent.push_back(static_cast<uint32_t>(i));
+        parent.push_back(from[k]);
         ptask.push_back(owner[k]);
         uint16_t ng = succ[o + G];
         if (ng & kRace) {
