@@ -213,7 +213,11 @@ uint32_t Semantics::position(uint16_t const* s, int t) const {
   int to = Layout::task_off(t);
   auto const& in = code(t)[s[to]];
   if (in.op == Op::End) return 0xffffffffu;
-  uint32_t tp = in.tile_region == kBefore ? 0 : in.tile_region == kInside ? s[to + 1] + 1u : lay_.nslots + 1u;
+  // A task without a work-tile loop runs its domain loop in loop slot 0, like tile 0.
+  uint32_t tp = !ps_.tasks[t].has_tile_loop     ? 1u
+                : in.tile_region == kBefore   ? 0u
+                : in.tile_region == kInside   ? s[to + 1] + 1u
+                                              : lay_.nslots + 1u;
   uint32_t it = in.loop_region == kInside ? s[to + 2] : 0;
   return (tp << 24) | (uint32_t(in.loop_region) << 16) | it;
 }
