@@ -9,6 +9,8 @@
 // are acyclic (every step moves a program counter or an iteration forward); parametric
 // runs can cycle, see the proviso at choose(). Shared-condition outcomes and the parametric
 // remaining length are an oracle revealed lazily, so revealing them commutes too.
+#include <time.h>
+
 #include <chrono>
 
 #include "semantics.hpp"
@@ -17,26 +19,50 @@
 namespace ts::check {
 namespace {
 
+// States a block may add past the cap check (the store reserves them).
+constexpr long long kSlack = 1 << 16;
+
+double cpu_now() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return double(ts.tv_sec) + 1e-9 * double(ts.tv_nsec);
+}
+
 struct Search {
   Model const& m;
   ProgramSet const& ps;
   Config const& cfg;
   Semantics sem;
+  StateCodec codec;
   StateStore store;
+  bool too_wide = false;  // a state did not fit the narrow encoding: rerun wide
   std::vector<uint32_t> parent;
   std::vector<uint8_t> ptask;
   ExploreResult res;
   int nt;
 
-  Search(Model const& mm, ProgramSet const& p, Config const& c)
-      : m(mm), ps(p), cfg(c), sem(mm, p, c), store(sem.layout().words, c.state_cap + 64), nt(static_cast<int>(p.tasks.size())) {}
+  Search(Model const& mm, ProgramSet const& p, Config const& c, bool narrow)
+      : m(mm), ps(p), cfg(c), sem(mm, p, c), codec(make_codec(sem, narrow)), store(codec.bytes(), c.state_cap + kSlack),
+        nt(static_cast<int>(p.tasks.size())) {}
+  static StateCodec make_codec(Semantics const& sem, bool narrow) {
+    StateCodec k;
+    k.words = sem.layout().words;
+    k.narrow = narrow;
+    return k;
+  }
+  std::vector<uint16_t> load(size_t i) const {
+    std::vector<uint16_t> w(codec.words);
+    codec.decode(store.at(i), w.data());
+    return w;
+  }
 
   std::vector<Event> trace(uint32_t idx) const {
     std::vector<Event> ev;
     while (parent[idx] != 0xffffffffu) {
       uint32_t p = parent[idx];
       int t = ptask[idx];
-      uint16_t const* s = store.at(p);
+      auto sv = load(p);
+      uint16_t const* s = sv.data();
       auto const& in = sem.instr(s, t);
       Event e;
       e.task = t;
@@ -66,7 +92,8 @@ struct Search {
     c.kind = kind;
     c.events = trace(idx);
     c.length = cfg.parametric ? -1 : ps.any_runtime_loop ? cfg.length : -2;
-    uint16_t const* s = store.at(idx);
+    auto sv = load(idx);
+    uint16_t const* s = sv.data();
     c.skipped_tiles = s[sem.layout().glob + 1] != 0;
     if (kind == "deadlock") {
       for (int t = 0; t < nt; ++t)
@@ -152,18 +179,27 @@ struct Search {
 
   void run() {
     auto t0 = std::chrono::steady_clock::now();
+    double c0 = cpu_now();
     std::vector<std::vector<uint16_t>> init;
     sem.initial(init);
-    for (auto const& s : init)
-      if (store.insert(s.data()).second) {
+    std::vector<uint8_t> enc(codec.bytes());
+    for (auto const& s : init) {
+      if (!codec.encode(s.data(), enc.data())) {
+        too_wide = true;
+        return;
+      }
+      if (store.insert(enc.data()).second) {
         parent.push_back(0xffffffffu);
         ptask.push_back(0);
       }
+    }
     int W = sem.layout().words, G = sem.layout().glob;
     size_t expect = size_t(std::min<long long>(cfg.state_cap, 1ll << 26));
     parent.reserve(expect);
     ptask.reserve(expect);
+    int B = codec.bytes();
     std::vector<uint16_t> cur(W), succ;
+    std::vector<uint8_t> packed;
     std::vector<uint8_t> owner;
     std::vector<uint32_t> from;
     std::vector<uint64_t> hashes;
@@ -183,7 +219,7 @@ struct Search {
           stop = true;
           break;
         }
-        std::copy(store.at(i), store.at(i) + W, cur.begin());
+        codec.decode(store.at(i), cur.data());
         uint16_t g = cur[G];
         if (g & (kOverflow | kTableFull)) {
           res.stats.overflow = true;
@@ -233,14 +269,24 @@ struct Search {
         }
       }
       hashes.resize(owner.size());
+      packed.resize(owner.size() * B);
       for (size_t k = 0; k < owner.size(); ++k) {
-        hashes[k] = StateStore::hash(succ.data() + k * W, W);
+        if (!codec.encode(succ.data() + k * W, packed.data() + k * B)) {
+          too_wide = true;
+          return;
+        }
+        hashes[k] = StateStore::hash(packed.data() + k * B, B);
         store.prefetch(hashes[k]);
       }
       for (size_t k = 0; k < owner.size(); ++k) {
         size_t o = k * W;
         ++res.stats.transitions;
-        auto [idx, fresh] = store.insert(succ.data() + o, hashes[k]);
+        if (static_cast<long long>(store.size()) + 1 >= cfg.state_cap + kSlack) {
+          res.stats.capped = true;
+          stop = true;
+          break;
+        }
+        auto [idx, fresh] = store.insert(packed.data() + k * B, hashes[k]);
         if (!fresh) continue;
         parent.push_back(from[k]);
         ptask.push_back(owner[k]);
@@ -257,6 +303,7 @@ struct Search {
     }
     res.stats.states = store.size();
     res.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    res.stats.cpu_seconds = cpu_now() - c0;
     bool bad = res.stats.deadlocks || res.stats.races || res.stats.pdl || res.stats.unbalanced;
     if (res.stats.overflow) {
       res.verdict = Verdict::Incomplete;
@@ -273,7 +320,12 @@ struct Search {
 }  // namespace
 
 ExploreResult explore(Model const& m, ProgramSet const& ps, Config const& cfg) {
-  Search s(m, ps, cfg);
+  {
+    Search s(m, ps, cfg, /*narrow=*/true);
+    s.run();
+    if (!s.too_wide) return std::move(s.res);
+  }
+  Search s(m, ps, cfg, /*narrow=*/false);
   s.run();
   return std::move(s.res);
 }

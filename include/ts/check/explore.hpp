@@ -49,7 +49,8 @@ struct Stats {
   uint64_t deadlocks = 0, races = 0, pdl = 0, unbalanced = 0;
   bool capped = false;
   bool overflow = false;  // parametric abstraction did not apply (drift or table overflow)
-  double seconds = 0;
+  double seconds = 0;      // wall clock
+  double cpu_seconds = 0;  // CPU time of the exploring thread (fair on a shared machine)
 };
 
 struct ExploreResult {
