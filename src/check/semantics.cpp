@@ -74,7 +74,7 @@ void Semantics::initial(std::vector<std::vector<uint16_t>>& out) const {
           sink.clear();
           std::vector<uint16_t> tmp = st;
           // advance() finishes into sink; finishing early is harmless (GC runs again later).
-          const_cast<Semantics*>(this)->advance(tmp, t, sink);
+          advance(tmp, t, sink);
           for (size_t o = 0; o < sink.size(); o += lay_.words)
             next.emplace_back(sink.begin() + o, sink.begin() + o + lay_.words);
         }
@@ -178,37 +178,6 @@ void Semantics::successors(uint16_t const* s, int t, std::vector<uint16_t>& out)
   advance(b, t, out);
 }
 
-int Semantics::guard_holds(uint16_t const* s, int t, Instr const& in) const {
-  int to = Layout::task_off(t);
-  long long d = s[to + 2];
-  bool exact = true;
-  long long v = d;
-  int last;  // is this the last iteration: 0, 1, or 2 (not revealed yet)
-  if (param_task(t)) {
-    int slot = loop_slot(s, t);
-    long long lo = s[lay_.slots_off + 2 * slot];
-    uint16_t r = s[lay_.slots_off + 2 * slot + 1];
-    if (r & kUnknown) last = d + 1 <= (r & ~kUnknown) ? 0 : 2;
-    else last = r == d + 1;
-    if (lo < sat_ && lo + d < sat_) {
-      v = lo + d;
-    } else {
-      exact = false;  // v is the phase above sat_: iteration = sat_ + v (mod period_)
-      v = lo < sat_ ? (lo + d - sat_) % period_ : (lo - sat_ + d) % period_;
-    }
-  } else {
-    last = trip(t) - d == 1;
-  }
-  switch (in.guard) {
-    case ir::BlockKind::FirstIter: return exact && v == 0;
-    case ir::BlockKind::LastIter: return last;
-    case ir::BlockKind::Every:
-      if (exact) return v >= in.start && (v - in.start) % in.period == 0;
-      return ((v + sat_ - in.start) % in.period) == 0;
-    default: return 1;
-  }
-}
-
 uint32_t Semantics::position(uint16_t const* s, int t) const {
   int to = Layout::task_off(t);
   auto const& in = code(t)[s[to]];
@@ -229,7 +198,7 @@ void Semantics::advance(std::vector<uint16_t>& b, int t, std::vector<uint16_t>& 
     auto const& in = c[b[to]];
     switch (in.op) {
       case Op::Step:
-      case Op::End: finish(b, 0, out); return;
+      case Op::End: finish(b, out); return;
       case Op::LoopInit: b[to + 2] = 0; ++b[to]; break;
       case Op::LoopHead: {
         bool exit;
@@ -317,7 +286,7 @@ void Semantics::advance(std::vector<uint16_t>& b, int t, std::vector<uint16_t>& 
             while (e < lay_.ndec && f[lay_.dec_off + 3 * e] != 0) ++e;
             if (e == lay_.ndec) {
               f[lay_.glob] |= kTableFull;
-              finish(f, 0, out);
+              finish(f, out);
               return;
             }
             f[lay_.dec_off + 3 * e] = static_cast<uint16_t>(in.key + 1);
@@ -334,62 +303,10 @@ void Semantics::advance(std::vector<uint16_t>& b, int t, std::vector<uint16_t>& 
   }
 }
 
-// Parametric renormalisation of loop slot `slot` and onwards, then garbage collection,
-// race detection and emission. Iterations are kept relative to the slowest task in the
-// loop (lo); when lo moves, the unknown remaining length may reveal itself (fork).
-void Semantics::finish(std::vector<uint16_t>& b, int slot, std::vector<uint16_t>& out) const {
-  if (cfg_.parametric) {
-    for (; slot < lay_.nslots; ++slot) {
-      int lowest = 1 << 30;
-      bool any = false;
-      for (int t = 0; t < lay_.tasks; ++t) {
-        if (!param_task(t) || !ps_.tasks[t].has_loop) continue;
-        int to = Layout::task_off(t);
-        auto const& in = code(t)[b[to]];
-        if (in.op == Op::End) continue;
-        bool has_tiles = ps_.tasks[t].has_tile_loop;
-        int tile = has_tiles ? (in.tile_region == kBefore ? -1 : in.tile_region == kAfter ? 1 << 20 : b[to + 1]) : 0;
-        if (tile > slot) continue;  // past this slot
-        any = true;
-        if (tile < slot || in.loop_region == kBefore) lowest = 0;
-        else if (in.loop_region == kInside) lowest = std::min<int>(lowest, b[to + 2]);
-        else if (tile == slot && in.loop_region == kAfter) { /* past this slot's loop */ }
-      }
-      int so = lay_.slots_off + 2 * slot;
-      if (!any || lowest == (1 << 30)) {
-        b[so] = 0;
-        b[so + 1] = 0;  // dead slot: canonical
-        continue;
-      }
-      if (lowest == 0) continue;
-      int delta = lowest;
-      for (int t = 0; t < lay_.tasks; ++t) {
-        if (!param_task(t) || !ps_.tasks[t].has_loop) continue;
-        int to = Layout::task_off(t);
-        auto const& in = code(t)[b[to]];
-        if (in.op == Op::End || in.loop_region != kInside) continue;
-        if (ps_.tasks[t].has_tile_loop && (in.tile_region != kInside || b[to + 1] != slot)) continue;
-        b[to + 2] = static_cast<uint16_t>(b[to + 2] - delta);
-      }
-      for (int e = 0; e < lay_.ndec; ++e) {
-        uint16_t* en = &b[lay_.dec_off + 3 * e];
-        if (en[0] == 0 || (en[1] & 0xff) != kInside) continue;
-        if (lay_.nslots > 1 && int((en[1] >> 8) & 0x7f) != slot + 1) continue;
-        if (en[2] < delta) en[0] = en[1] = en[2] = 0;
-        else en[2] = static_cast<uint16_t>(en[2] - delta);
-      }
-      long long lo = b[so];
-      lo = lo < sat_ ? lo + delta : lo + delta;
-      if (lo >= sat_) lo = sat_ + (lo - sat_) % period_;
-      b[so] = static_cast<uint16_t>(lo);
-      if (b[so + 1] & kUnknown) {
-        int f = (b[so + 1] & ~kUnknown) - delta;
-        b[so + 1] = static_cast<uint16_t>(kUnknown | std::max(f, 0));
-      } else {
-        b[so + 1] = static_cast<uint16_t>(b[so + 1] - delta);
-      }
-    }
-  }
+// Emission of a successor: parametric renormalisation (periodicity.cpp), garbage
+// collection of shared-condition outcomes, race detection.
+void Semantics::finish(std::vector<uint16_t>& b, std::vector<uint16_t>& out) const {
+  if (cfg_.parametric) renormalize(b.data());
   collect_garbage(b.data());
   check_race(b.data());
   out.insert(out.end(), b.begin(), b.end());

@@ -63,7 +63,8 @@ class Semantics {
  private:
   std::vector<Instr> const& code(int t) const { return ps_.tasks[t].code; }
   void advance(std::vector<uint16_t>& b, int t, std::vector<uint16_t>& out) const;
-  void finish(std::vector<uint16_t>& b, int slot, std::vector<uint16_t>& out) const;
+  void finish(std::vector<uint16_t>& b, std::vector<uint16_t>& out) const;
+  void renormalize(uint16_t* b) const;  // parametric runs: see periodicity.cpp
   // 0 false, 1 true, 2: depends on the not yet revealed loop length (caller forks).
   int guard_holds(uint16_t const* s, int t, Instr const& in) const;
   // Progress position of a task, for ordering against shared-condition entries.
