@@ -51,7 +51,9 @@ inline ts::check::CheckerResult check(ts::Model m, bool reduction = true) {
   auto other = ts::check::run_exhaustive(m);
   EXPECT_EQ(r.verdict, other.verdict) << "POR and plain BFS disagree\n" << r.report << other.report;
   EXPECT_EQ(bool(r.failure), bool(other.failure));
-  if (r.failure && other.failure) EXPECT_EQ(r.failure->kind, other.failure->kind);
+  if (r.failure && other.failure) {
+    EXPECT_EQ(r.failure->kind, other.failure->kind);
+  }
   if (std::getenv("TS_CHECK_PRINT")) std::printf("%s%s\n", r.report.c_str(), r.failure_json.c_str());
   return r;
 }

@@ -264,11 +264,12 @@ struct Search {
       }
     }
     res.stats.states = store.size();
+    res.drift_bound = sem.drift();
     res.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     res.stats.cpu_seconds = cpu_now() - c0;
     bool bad = res.stats.deadlocks || res.stats.races || res.stats.pdl || res.stats.unbalanced;
     if (res.stats.overflow) {
-      res.verdict = Verdict::Incomplete;
+      res.verdict = bad ? Verdict::Unsafe : Verdict::Incomplete;
     } else if (bad) {
       res.verdict = Verdict::Unsafe;
     } else if (res.stats.capped) {

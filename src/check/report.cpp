@@ -42,8 +42,9 @@ std::string format_report(Model const& m, ProgramSet const& ps, std::vector<Run>
   if (ps.pairs.empty()) os << "Watched alias pairs: none\n";
   for (auto const& p : ps.pairs) os << "Watched alias pair: " << p.why << "\n";
   Counterexample const* shown = nullptr;
-  for (auto const& r : runs)
-    if (r.result.failure) { shown = &*r.result.failure; break; }
+  for (int pass = 0; pass < 2 && !shown; ++pass)  // concrete failing runs first
+    for (auto const& r : runs)
+      if (r.result.failure && r.config.parametric == (pass == 1)) { shown = &*r.result.failure; break; }
   if (!shown)
     for (auto const& r : runs)
       if (r.result.run) { shown = &*r.result.run; break; }
@@ -61,6 +62,7 @@ std::string format_report(Model const& m, ProgramSet const& ps, std::vector<Run>
        << ", " << (r.config.reduction ? "reduced" : "plain BFS") << "): states=" << s.states
        << " complete=" << s.complete << " deadlocks=" << s.deadlocks << " races=" << s.races
        << " pdl_violations=" << s.pdl << " unbalanced=" << s.unbalanced << " seconds=" << s.seconds << "\n";
+    if (!r.result.note.empty() && !r.config.parametric) os << "WARNING: " << r.result.note << ": INCOMPLETE\n";
     if (s.capped)
       os << "WARNING: state cap " << r.config.state_cap << " hit: the proof is INCOMPLETE, this is not a pass\n";
   }

@@ -29,7 +29,10 @@ Semantics::Semantics(Model const& m, ProgramSet const& ps, Config const& cfg) : 
   for (auto const& k : ps.keys) shared += __builtin_popcountll(k.users) > 1;
   for (auto const& p : ps.pipes) max_stages = std::max(max_stages, p.stages);
   drift_ = std::max(16, 4 * max_stages + 4);
-  lay_.ndec = shared * (drift_ + 3);
+  // Concrete runs: users are at most `length` iterations apart (capped; overflowing the
+  // table makes the run INCOMPLETE, never SAFE).
+  long long per_key = cfg.parametric ? drift_ + 3 : std::min<long long>(std::max<long long>(cfg.length, 0) + 3, 128);
+  lay_.ndec = shared * static_cast<int>(per_key);
   lay_.dec_off = w;
   w += 3 * lay_.ndec;
   lay_.words = w;

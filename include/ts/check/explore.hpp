@@ -59,6 +59,7 @@ struct ExploreResult {
   std::optional<Counterexample> failure;  // shortest failing run
   std::optional<Counterexample> run;      // one complete run when nothing failed
   std::string note;                       // why a parametric proof did not apply
+  long long drift_bound = 0;              // parametric: the distance beyond which it gives up
 };
 
 ExploreResult explore(Model const& m, ProgramSet const& ps, Config const& cfg);
