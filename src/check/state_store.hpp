@@ -74,13 +74,13 @@ class StateStore {
 
   // Start loading the table slot of a state about to be inserted (BFS inserts a batch
   // of successors at once; the table probe is the one cache miss per state).
-  void prefetch(uint64_t h) const { __builtin_prefetch(&table_[h & mask_]); }
+  void prefetch(uint64_t h) const { __builtin_prefetch(&table_[h >> shift_]); }
   // Returns (index, true) when the state is new. The caller stops before `expect`.
   std::pair<uint32_t, bool> insert(uint8_t const* s) { return insert(s, hash(s, w_)); }
   std::pair<uint32_t, bool> insert(uint8_t const* s, uint64_t h) {
     if ((count_ + 1) * 2 > mask_ + 1) grow();
     uint64_t tag = h & 0xffffffff00000000ull;
-    size_t pos = h & mask_;
+    size_t pos = h >> shift_;
     while (true) {
       uint64_t e = table_[pos];
       if (e == kEmpty) break;
@@ -97,21 +97,28 @@ class StateStore {
 
  private:
   static constexpr uint64_t kEmpty = ~0ull;
+  // The slot is the top bits of the hash, which the entry's tag keeps: growing the
+  // table needs neither the states nor their hashes, and an in-order scan of the old
+  // table writes the new one almost in order.
   void alloc_table(size_t n) {
     table_mem_ = HugeBuffer(n * sizeof(uint64_t));
     table_ = reinterpret_cast<uint64_t*>(table_mem_.data());
     std::fill(table_, table_ + n, kEmpty);
     mask_ = n - 1;
+    shift_ = 64 - __builtin_ctzll(n);
   }
   void grow() {
     size_t n = (mask_ + 1) * 2;
     HugeBuffer old = std::move(table_mem_);
+    uint64_t const* ot = reinterpret_cast<uint64_t const*>(old.data());
+    size_t on = mask_ + 1;
     alloc_table(n);
-    for (uint32_t i = 0; i < count_; ++i) {
-      uint64_t h = hash(at(i), w_);
-      size_t pos = h & mask_;
+    for (size_t i = 0; i < on; ++i) {
+      uint64_t e = ot[i];
+      if (e == kEmpty) continue;
+      size_t pos = e >> shift_;
       while (table_[pos] != kEmpty) pos = (pos + 1) & mask_;
-      table_[pos] = (h & 0xffffffff00000000ull) | i;
+      table_[pos] = e;
     }
   }
   int w_;
@@ -120,6 +127,7 @@ class StateStore {
   HugeBuffer table_mem_;
   uint64_t* table_ = nullptr;
   size_t mask_ = 0;
+  int shift_ = 64;
   size_t count_ = 0;
 };
 
