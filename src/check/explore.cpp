@@ -224,7 +224,7 @@ struct Search {
         for (int t = 0; t < nt; ++t) {
           if (!(set >> t & 1)) continue;
           size_t before = succ.size();
-          sem.successors(cur.data(), t, succ);
+          sem.successors(cur.data(), t, succ, /*known_enabled=*/true);  // set is within `enabled`
           size_t n = (succ.size() - before) / W;
           owner.insert(owner.end(), n, static_cast<uint8_t>(t));
           from.insert(from.end(), n, static_cast<uint32_t>(i));

@@ -127,8 +127,8 @@ bool Semantics::enabled(uint16_t const* s, int t) const {
   return true;
 }
 
-void Semantics::successors(uint16_t const* s, int t, std::vector<uint16_t>& out) const {
-  if (!enabled(s, t)) return;
+void Semantics::successors(uint16_t const* s, int t, std::vector<uint16_t>& out, bool known_enabled) const {
+  if (!known_enabled && !enabled(s, t)) return;
   std::vector<uint16_t>& b = scratch_;
   b.assign(s, s + lay_.words);
   int to = Layout::task_off(t);

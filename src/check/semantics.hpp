@@ -46,7 +46,7 @@ class Semantics {
   bool at_end(uint16_t const* s, int t) const { return code(t)[s[Layout::task_off(t)]].op == Op::End; }
   bool enabled(uint16_t const* s, int t) const;
   // Successors of task t's next step (none when blocked), appended to out (words each).
-  void successors(uint16_t const* s, int t, std::vector<uint16_t>& out) const;
+  void successors(uint16_t const* s, int t, std::vector<uint16_t>& out, bool known_enabled = false) const;
   Effect next_effect(uint16_t const* s, int t) const;
   int next_step(uint16_t const* s, int t) const { return code(t)[s[Layout::task_off(t)]].step; }
   int next_pipe(uint16_t const* s, int t) const;
