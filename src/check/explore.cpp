@@ -2,12 +2,12 @@
 //
 // Reduction (why it is sound here): a task's next step touches either nothing shared
 // (Local), the credit counters of one pipe, or race/PDL-visible state. From a state we
-// expand only a persistent set (see choose()): steps outside it, in any sequence, are
+// expand only a persistent set (see reduction.cpp): steps outside it, in any sequence, are
 // independent of it, so every deadlock and terminal (balance-checked) state stays
 // reachable; sets containing a visible step (aliased work, credit ops on aliased pipes,
 // PDL) are rejected, so every race and PDL state stays reachable. Concrete runs
 // are acyclic (every step moves a program counter or an iteration forward); parametric
-// runs can cycle, see the proviso at choose(). Shared-condition outcomes and the parametric
+// runs can cycle, see the proviso in reduction.cpp. Shared-condition outcomes and the parametric
 // remaining length are an oracle revealed lazily, so revealing them commutes too.
 #include <time.h>
 
@@ -283,6 +283,12 @@ struct Search {
 }  // namespace
 
 ExploreResult explore(Model const& m, ProgramSet const& ps, Config const& cfg) {
+  if (ps.tasks.size() > 64) {  // task sets are 64-bit masks
+    ExploreResult r;
+    r.verdict = Verdict::Incomplete;
+    r.note = "more than 64 tasks: not supported by the checker";
+    return r;
+  }
   {
     Search s(m, ps, cfg, /*narrow=*/true);
     s.run();
