@@ -18,6 +18,12 @@ struct Options {
   long long state_cap = 20'000'000;       // checker state cap; hitting it is INCOMPLETE, never SAFE
   bool assume_pdl_wait_completed = false; // a PDL wait was done outside TS (S12)
   int sample_iterations = 3;              // domain-loop length the printout simulates when not static
+  // Exhaustive checker (S7). Domain lengths explored for loops whose bounds are not static.
+  // Empty: first try the parametric proof for every length (SAFE_ALL_K); when it does not
+  // apply, check the lengths 1, 2, 3 and sample_iterations and say so in the report.
+  std::vector<long long> check_lengths;
+  int check_tiles = 2;                    // work tiles explored for persistent schedules
+  bool check_reduction = true;            // partial-order reduction; false = plain BFS (to measure it)
 };
 
 struct TaskModel {

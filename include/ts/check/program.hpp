@@ -1,0 +1,110 @@
+// A task's schedule flattened into a small instruction list the checker runs with a
+// program counter (SPEC S7.1). The IR is a tree; the explorer needs "where is this task
+// now" as one integer, so blocks become jumps. Every choice the IR leaves open at run
+// time (conditions, skipped tiles, loop exits) is an instruction whose outcome the
+// explorer branches on; steps are the only instructions other tasks can observe.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ts/core/model.hpp"
+
+namespace ts::check {
+
+enum class Op : uint8_t {
+  Step,      // one IR step (work or sync op); the only observable instruction
+  LoopInit,  // iter := 0
+  LoopHead,  // iter < K ? fall through : exit to target
+  LoopEnd,   // iter += 1; jump to target (the LoopHead)
+  TileInit,  // tile := 0
+  TileHead,  // tile < T ? fall through : exit
+  TileEnd,   // tile += 1; jump to target
+  Skip,      // skipped tile ? jump to target
+  Guard,     // first_iter / last_iter / every: false ? jump to target
+  Cond,      // when_true / when_false: outcome false for this polarity ? jump to target
+  Break,     // break_loop(): leave the domain loop
+  End,
+};
+
+// Position of an instruction relative to the two loops: used to order tasks' progress
+// when correlating shared conditions (two tasks see one outcome per key and iteration).
+enum : uint8_t { kBefore = 0, kInside = 1, kAfter = 2 };
+
+struct Instr {
+  Op op = Op::End;
+  int step = -1;         // Step: id in the task's ScheduleIR::steps
+  int target = -1;       // jump target
+  ir::BlockKind guard = ir::BlockKind::Root;
+  int period = 1, start = 0;
+  int key = -1;          // Cond: index into ProgramSet::keys
+  bool polarity = true;  // Cond: true for when_true
+  uint8_t loop_region = kBefore, tile_region = kBefore;
+};
+
+struct TaskProgram {
+  std::vector<Instr> code;
+  long long static_trip = -1;  // trip count when the domain loop's bounds are static
+  bool has_loop = false, has_tile_loop = false;
+};
+
+// Per-step classification the explorer needs on the hot path.
+enum class Effect : uint8_t {
+  Local,        // touches nothing another task can see (aux work, try_, queue ops, unaliased work)
+  AliasWork,    // producer/consumer work on an aliased resource (opens an access window)
+  Acquire, Commit, Wait, Release,  // credit ops on a pipelined resource
+  PdlWait, PdlLaunch,
+};
+
+struct StepInfo {
+  Effect effect = Effect::Local;
+  int pipe = -1;        // index into ProgramSet::pipes for credit ops and aliased work
+  int alias = -1;       // index into ProgramSet::aliased for AliasWork
+  bool writes = false;  // AliasWork: producer role
+  int consumer_slot = -1;  // Wait/Release: this task's consumer slot on the pipe
+};
+
+struct Pipe {
+  int resource = -1;
+  int stages = 1;
+  std::vector<int> consumers;     // tasks that wait on it (broadcast: each waits every stage)
+  bool phantom_consumer = false;  // no consumer task: commits pile up (reported as unbalanced)
+  bool async_producer = false;    // TMA / UMMA / CLC: writing until the consumer's wait
+  bool umma_consumer = false;     // reading past release until the producer's next acquire
+  bool aliased = false;
+  int alias = -1;
+  uint64_t users = 0;             // tasks with any credit op on it
+  uint64_t acquirers = 0;         // tasks that acquire it (acquires compete for free stages)
+};
+
+// A resource that shares physical memory with another (declared alias groups, S9.4).
+struct AliasedResource {
+  int resource = -1;
+  int pipe = -1;                  // -1 when not pipelined
+  bool producer_side = true, consumer_side = true;
+};
+struct AliasPair {
+  int a = -1, b = -1;             // indices into aliased
+  std::string why;                // "group g: smem.ring (phase 0) / scratch.buf (phase 1)"
+};
+
+struct SharedKey {
+  std::string name;
+  uint64_t users = 0;             // tasks that branch on it
+};
+
+struct ProgramSet {
+  std::vector<TaskProgram> tasks;
+  std::vector<std::vector<StepInfo>> steps;  // [task][step]
+  std::vector<Pipe> pipes;
+  std::vector<AliasedResource> aliased;
+  std::vector<AliasPair> pairs;
+  std::vector<SharedKey> keys;    // keys of conditions; shared when users has 2+ bits
+  bool any_skippable = false;
+  bool any_runtime_loop = false;  // a domain loop whose length is not static
+  int pdl_waits = 0, pdl_launches = 0;
+};
+
+ProgramSet compile(Model const& m);
+
+}  // namespace ts::check

@@ -1,0 +1,302 @@
+// Breadth-first exploration with optional partial-order reduction (persistent sets).
+//
+// Reduction (why it is sound here): a task's next step touches either nothing shared
+// (Local), the credit counters of one pipe, or race/PDL-visible state. From a state we
+// expand only a persistent set (see reduction.cpp): steps outside it, in any sequence, are
+// independent of it, so every deadlock and terminal (balance-checked) state stays
+// reachable; sets containing a visible step (aliased work, credit ops on aliased pipes,
+// PDL) are rejected, so every race and PDL state stays reachable. Concrete runs
+// are acyclic (every step moves a program counter or an iteration forward); parametric
+// runs can cycle, see the proviso in reduction.cpp. Shared-condition outcomes and the parametric
+// remaining length are an oracle revealed lazily, so revealing them commutes too.
+#include <time.h>
+
+#include <chrono>
+
+#include "reduction.hpp"
+#include "semantics.hpp"
+#include "state_store.hpp"
+
+namespace ts::check {
+namespace {
+
+// States a block may add past the cap check (the store reserves them).
+constexpr long long kSlack = 1 << 16;
+
+double cpu_now() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return double(ts.tv_sec) + 1e-9 * double(ts.tv_nsec);
+}
+
+struct Search {
+  Model const& m;
+  ProgramSet const& ps;
+  Config const& cfg;
+  Semantics sem;
+  StateCodec codec;
+  StateStore store;
+  bool too_wide = false;  // a state did not fit the narrow encoding: rerun wide
+  std::vector<uint32_t> parent;
+  std::vector<uint8_t> ptask;
+  ExploreResult res;
+  int nt;
+
+  Search(Model const& mm, ProgramSet const& p, Config const& c, bool narrow)
+      : m(mm), ps(p), cfg(c), sem(mm, p, c), codec(make_codec(sem, narrow)), store(codec.bytes(), c.state_cap + kSlack),
+        nt(static_cast<int>(p.tasks.size())) {}
+  static StateCodec make_codec(Semantics const& sem, bool narrow) {
+    StateCodec k;
+    k.words = sem.layout().words;
+    k.narrow = narrow;
+    return k;
+  }
+  std::vector<uint16_t> load(size_t i) const {
+    std::vector<uint16_t> w(codec.words);
+    codec.decode(store.at(i), w.data());
+    return w;
+  }
+
+  std::vector<Event> trace(uint32_t idx) const {
+    std::vector<Event> ev;
+    while (parent[idx] != 0xffffffffu) {
+      uint32_t p = parent[idx];
+      int t = ptask[idx];
+      auto sv = load(p);
+      uint16_t const* s = sv.data();
+      auto const& in = sem.instr(s, t);
+      Event e;
+      e.task = t;
+      e.step = in.step;
+      e.section = m.tasks[t].schedule.steps[in.step].section;
+      e.iteration = in.loop_region == kInside ? s[Layout::task_off(t) + 2] : -1;
+      if (cfg.parametric && e.iteration >= 0) e.iteration = -1;
+      e.tile = in.tile_region == kInside ? s[Layout::task_off(t) + 1] : -1;
+      ev.push_back(e);
+      idx = p;
+    }
+    return {ev.rbegin(), ev.rend()};
+  }
+
+  std::string where(uint16_t const* s, int t) const {
+    auto const& in = sem.instr(s, t);
+    std::string w = m.tasks[t].name + " at " + m.step_text(t, in.step) + " (step " + std::to_string(in.step) + ", " +
+                    ir::to_string(m.tasks[t].schedule.steps[in.step].section);
+    if (in.loop_region == kInside && !cfg.parametric) w += ", iteration " + std::to_string(s[Layout::task_off(t) + 2]);
+    if (in.tile_region == kInside) w += ", tile " + std::to_string(s[Layout::task_off(t) + 1]);
+    return w + ")";
+  }
+
+  void record(std::string kind, uint32_t idx) {
+    if (res.failure) return;
+    Counterexample c;
+    c.kind = kind;
+    c.events = trace(idx);
+    c.length = cfg.parametric ? -1 : ps.any_runtime_loop ? cfg.length : -2;
+    auto sv = load(idx);
+    uint16_t const* s = sv.data();
+    c.skipped_tiles = s[sem.layout().glob + 1] != 0;
+    if (kind == "deadlock") {
+      for (int t = 0; t < nt; ++t)
+        if (!sem.at_end(s, t)) c.blocked.push_back(where(s, t) + " is blocked");
+      c.detail = "no task can move while work remains";
+    } else if (kind == "unbalanced") {
+      for (size_t p = 0; p < ps.pipes.size(); ++p) {
+        int o = sem.layout().pipe_off[p];
+        std::string r = m.resource(ps.pipes[p].resource).name;
+        if (s[o]) c.detail += r + ": " + std::to_string(s[o]) + " acquire(s) never committed; ";
+        for (int k = 0; k < sem.layout().pipe_slots[p]; ++k) {
+          std::string who = ps.pipes[p].phantom_consumer ? "any consumer task (none waits on it)"
+                                                         : m.tasks[ps.pipes[p].consumers[k]].name;
+          if (s[o + 2 + 2 * k]) c.detail += r + ": " + std::to_string(s[o + 2 + 2 * k]) + " commit(s) never waited by " + who + "; ";
+          if (s[o + 3 + 2 * k]) c.detail += r + ": " + std::to_string(s[o + 3 + 2 * k]) + " wait(s) never released by " + who + "; ";
+        }
+      }
+    } else if (kind == "race") {
+      for (auto const& p : ps.pairs) {
+        int wa = -2, wb = -2, ra = -2, rb = -2;
+        bool Wa = sem.writing(s, p.a, &wa), Wb = sem.writing(s, p.b, &wb);
+        bool Ra = sem.reading(s, p.a, &ra), Rb = sem.reading(s, p.b, &rb);
+        auto side = [&](int alias, bool w, int who) {
+          std::string r = m.resource(ps.aliased[alias].resource).name;
+          std::string by = who >= 0 ? m.tasks[who].name : std::string("the asynchronous engine");
+          return r + " " + (w ? "written" : "read") + " by " + by;
+        };
+        if (Wa && (Wb || Rb)) c.detail = p.why + ": " + side(p.a, true, wa) + " while " + side(p.b, Wb, Wb ? wb : rb);
+        else if (Wb && Ra) c.detail = p.why + ": " + side(p.b, true, wb) + " while " + side(p.a, false, ra);
+        if (!c.detail.empty()) break;
+      }
+      c.detail = "aliasing race: " + c.detail;
+    } else if (kind == "pdl") {
+      auto const& e = c.events.back();
+      c.detail = "PDL launch before any PDL wait: " + m.tasks[e.task].name + " runs " + m.step_text(e.task, e.step) +
+                 " while no task has completed a wait on a PdlWait resource";
+    }
+    res.failure = std::move(c);
+  }
+
+  uint64_t choose(uint16_t const* s, uint64_t enabled) const {
+    return cfg.reduction ? persistent_set(sem, ps, cfg.parametric, s, enabled) : enabled;
+  }
+
+  void run() {
+    auto t0 = std::chrono::steady_clock::now();
+    double c0 = cpu_now();
+    std::vector<std::vector<uint16_t>> init;
+    sem.initial(init);
+    std::vector<uint8_t> enc(codec.bytes());
+    for (auto const& s : init) {
+      if (!codec.encode(s.data(), enc.data())) {
+        too_wide = true;
+        return;
+      }
+      if (store.insert(enc.data()).second) {
+        parent.push_back(0xffffffffu);
+        ptask.push_back(0);
+      }
+    }
+    int W = sem.layout().words, G = sem.layout().glob;
+    size_t expect = size_t(std::min<long long>(cfg.state_cap, 1ll << 26));
+    parent.reserve(expect);
+    ptask.reserve(expect);
+    int B = codec.bytes();
+    std::vector<uint16_t> cur(W), succ;
+    std::vector<uint8_t> packed;
+    std::vector<uint8_t> owner;
+    std::vector<uint32_t> from;
+    std::vector<uint64_t> hashes;
+    bool first_complete = true, stop = false;
+    // States are expanded in blocks: all successors of a block of parents are generated,
+    // hashed and their table slots prefetched before any is inserted, so the table's
+    // cache misses overlap. Insertion keeps parent order, so the search stays BFS.
+    constexpr size_t kBlock = 32;
+    for (size_t i = 0; i < store.size() && !stop;) {
+      size_t end = std::min(store.size(), i + kBlock);
+      succ.clear();
+      owner.clear();
+      from.clear();
+      for (; i < end; ++i) {
+        if ((cfg.stop_at_first_failure && res.failure) || static_cast<long long>(store.size()) >= cfg.state_cap) {
+          res.stats.capped = !(cfg.stop_at_first_failure && res.failure);
+          stop = true;
+          break;
+        }
+        codec.decode(store.at(i), cur.data());
+        uint16_t g = cur[G];
+        if (g & (kOverflow | kTableFull)) {
+          res.stats.overflow = true;
+          res.note = g & kOverflow
+                         ? "the parametric abstraction does not apply: tasks can drift apart by more than " +
+                               std::to_string(sem.drift()) + " iterations (no pipeline bounds their distance)"
+                         : "too many outstanding shared-condition outcomes for the state encoding";
+          stop = true;
+          break;
+        }
+        if (g & (kRace | kPdlViolation)) continue;  // reported on discovery; not expanded
+        uint64_t enabled = 0;
+        bool all_end = true;
+        for (int t = 0; t < nt; ++t) {
+          if (!sem.at_end(cur.data(), t)) all_end = false;
+          if (sem.enabled(cur.data(), t)) enabled |= uint64_t(1) << t;
+        }
+        if (!enabled) {
+          if (!all_end) {
+            ++res.stats.deadlocks;
+            record("deadlock", static_cast<uint32_t>(i));
+          } else if (!sem.balanced(cur.data())) {
+            ++res.stats.unbalanced;
+            record("unbalanced", static_cast<uint32_t>(i));
+          } else {
+            ++res.stats.complete;
+            if (first_complete) {
+              first_complete = false;
+              Counterexample c;
+              c.kind = "run";
+              c.events = trace(static_cast<uint32_t>(i));
+              c.length = cfg.parametric ? -1 : ps.any_runtime_loop ? cfg.length : -2;
+              c.skipped_tiles = cur[G + 1] != 0;
+              res.run = std::move(c);
+            }
+          }
+          continue;
+        }
+        uint64_t set = choose(cur.data(), enabled);
+        for (int t = 0; t < nt; ++t) {
+          if (!(set >> t & 1)) continue;
+          size_t before = succ.size();
+          sem.successors(cur.data(), t, succ, /*known_enabled=*/true);  // set is within `enabled`
+          size_t n = (succ.size() - before) / W;
+          owner.insert(owner.end(), n, static_cast<uint8_t>(t));
+          from.insert(from.end(), n, static_cast<uint32_t>(i));
+        }
+      }
+      hashes.resize(owner.size());
+      packed.resize(owner.size() * B);
+      for (size_t k = 0; k < owner.size(); ++k) {
+        if (!codec.encode(succ.data() + k * W, packed.data() + k * B)) {
+          too_wide = true;
+          return;
+        }
+        hashes[k] = StateStore::hash(packed.data() + k * B, B);
+        store.prefetch(hashes[k]);
+      }
+      for (size_t k = 0; k < owner.size(); ++k) {
+        size_t o = k * W;
+        ++res.stats.transitions;
+        if (static_cast<long long>(store.size()) + 1 >= cfg.state_cap + kSlack) {
+          res.stats.capped = true;
+          stop = true;
+          break;
+        }
+        auto [idx, fresh] = store.insert(packed.data() + k * B, hashes[k]);
+        if (!fresh) continue;
+        parent.push_back(from[k]);
+        ptask.push_back(owner[k]);
+        uint16_t ng = succ[o + G];
+        if (ng & kRace) {
+          ++res.stats.races;
+          record("race", idx);
+        }
+        if (ng & kPdlViolation) {
+          ++res.stats.pdl;
+          record("pdl", idx);
+        }
+      }
+    }
+    res.stats.states = store.size();
+    res.drift_bound = sem.drift();
+    res.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    res.stats.cpu_seconds = cpu_now() - c0;
+    bool bad = res.stats.deadlocks || res.stats.races || res.stats.pdl || res.stats.unbalanced;
+    if (res.stats.overflow) {
+      res.verdict = bad ? Verdict::Unsafe : Verdict::Incomplete;
+    } else if (bad) {
+      res.verdict = Verdict::Unsafe;
+    } else if (res.stats.capped) {
+      res.verdict = Verdict::Incomplete;
+    } else {
+      res.verdict = cfg.parametric ? Verdict::SafeAllK : Verdict::Safe;
+    }
+  }
+};
+
+}  // namespace
+
+ExploreResult explore(Model const& m, ProgramSet const& ps, Config const& cfg) {
+  if (ps.tasks.size() > 64) {  // task sets are 64-bit masks
+    ExploreResult r;
+    r.verdict = Verdict::Incomplete;
+    r.note = "more than 64 tasks: not supported by the checker";
+    return r;
+  }
+  {
+    Search s(m, ps, cfg, /*narrow=*/true);
+    s.run();
+    if (!s.too_wide) return std::move(s.res);
+  }
+  Search s(m, ps, cfg, /*narrow=*/false);
+  s.run();
+  return std::move(s.res);
+}
+
+}  // namespace ts::check

@@ -1,0 +1,83 @@
+#include "ts/check/report.hpp"
+
+#include <iomanip>
+#include <sstream>
+
+namespace ts::check {
+
+Verdict combine(std::vector<Run> const& runs) {
+  bool unsafe = false, incomplete = false, all_k = !runs.empty();
+  for (auto const& r : runs) {
+    unsafe |= r.result.verdict == Verdict::Unsafe;
+    incomplete |= r.result.verdict == Verdict::Incomplete;
+    all_k &= r.result.verdict == Verdict::SafeAllK;
+  }
+  if (unsafe) return Verdict::Unsafe;
+  if (incomplete || runs.empty()) return Verdict::Incomplete;
+  return all_k ? Verdict::SafeAllK : Verdict::Safe;
+}
+
+std::string format_timeline(Model const& m, Counterexample const& c) {
+  std::ostringstream os;
+  for (size_t i = 0; i < c.events.size(); ++i) {
+    auto const& e = c.events[i];
+    os << "  " << std::setw(4) << i << "  " << std::left << std::setw(14) << m.tasks[e.task].name << std::right << " "
+       << ir::to_string(e.section);
+    if (e.tile >= 0) os << " tile " << e.tile;
+    if (e.iteration >= 0) os << " iter " << e.iteration;
+    os << "  " << m.step_text(e.task, e.step) << "\n";
+  }
+  return os.str();
+}
+
+std::string format_report(Model const& m, ProgramSet const& ps, std::vector<Run> const& runs, std::string const& scope) {
+  std::ostringstream os;
+  os << "== Exhaustive interleaving check (S7) ==\n";
+  for (size_t t = 0; t < m.tasks.size(); ++t) {
+    auto const& ir = m.tasks[t].schedule;
+    os << "Task " << m.tasks[t].name << " (" << ir.steps.size() << " steps):";
+    for (auto const& s : ir.steps) os << " [" << s.id << "] " << m.step_text(int(t), s.id) << " " << ir::to_string(s.section) << ";";
+    os << "\n";
+  }
+  if (ps.pairs.empty()) os << "Watched alias pairs: none\n";
+  for (auto const& p : ps.pairs) os << "Watched alias pair: " << p.why << "\n";
+  Counterexample const* shown = nullptr;
+  for (int pass = 0; pass < 2 && !shown; ++pass)  // concrete failing runs first
+    for (auto const& r : runs)
+      if (r.result.failure && r.config.parametric == (pass == 1)) { shown = &*r.result.failure; break; }
+  if (!shown)
+    for (auto const& r : runs)
+      if (r.result.run) { shown = &*r.result.run; break; }
+  if (shown) {
+    os << (shown->kind == "run" ? "One complete run" : "Shortest failing run (" + shown->kind + ")");
+    os << (shown->length == -1 ? ", parametric" : shown->length == -2 ? ", static loop lengths" : ", domain length " + std::to_string(shown->length))
+       << (shown->skipped_tiles ? ", with skipped tiles" : "") << ":\n";
+    os << format_timeline(m, *shown);
+    if (!shown->detail.empty()) os << "  => " << shown->detail << "\n";
+    for (auto const& b : shown->blocked) os << "  => " << b << "\n";
+  }
+  for (auto const& r : runs) {
+    auto const& s = r.result.stats;
+    os << "Summary (" << (r.config.parametric ? std::string("all k >= 1") : ps.any_runtime_loop ? "k=" + std::to_string(r.config.length) : std::string("static lengths"))
+       << ", " << (r.config.reduction ? "reduced" : "plain BFS") << "): states=" << s.states
+       << " complete=" << s.complete << " deadlocks=" << s.deadlocks << " races=" << s.races
+       << " pdl_violations=" << s.pdl << " unbalanced=" << s.unbalanced << " seconds=" << s.seconds << "\n";
+    if (!r.result.note.empty() && !r.config.parametric) os << "WARNING: " << r.result.note << ": INCOMPLETE\n";
+    if (s.capped)
+      os << "WARNING: state cap " << r.config.state_cap << " hit: the proof is INCOMPLETE, this is not a pass\n";
+  }
+  bool tiles = false;
+  for (auto const& t : ps.tasks) tiles |= t.has_tile_loop;
+  os << "Scope: " << scope;
+  if (tiles && !runs.empty())
+    os << "; persistent loops explored over " << runs[0].config.tiles
+       << " work tiles, each skipped or not (more tiles are not covered)";
+  os << "\n";
+  Verdict v = combine(runs);
+  os << "Result: "
+     << (v == Verdict::Unsafe ? "UNSAFE" : v == Verdict::SafeAllK ? "SAFE (for all k >= 1)" : v == Verdict::Safe ? "SAFE" : "INCOMPLETE")
+     << "\n";
+  return os.str();
+}
+
+}  // namespace ts::check

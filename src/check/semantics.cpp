@@ -1,0 +1,398 @@
+// Transition relation of the checker; see semantics.hpp for the state layout.
+#include "semantics.hpp"
+
+#include <numeric>
+
+namespace ts::check {
+
+Semantics::Semantics(Model const& m, ProgramSet const& ps, Config const& cfg) : m_(m), ps_(ps), cfg_(cfg) {
+  int nt = static_cast<int>(ps.tasks.size());
+  lay_.tasks = nt;
+  int w = nt * 4;
+  for (auto const& p : ps.pipes) {
+    lay_.pipe_off.push_back(w);
+    int slots = p.phantom_consumer ? 1 : static_cast<int>(p.consumers.size());
+    lay_.pipe_slots.push_back(slots);
+    w += 2 + 2 * slots;
+  }
+  lay_.glob = w;
+  w += 2;
+  bool tiles = false;
+  for (auto const& t : ps.tasks) tiles |= t.has_tile_loop;
+  lay_.nslots = tiles ? std::max(1, cfg.tiles) : 1;
+  lay_.slots_off = w;
+  w += 2 * lay_.nslots;
+  // Shared-condition outcomes stay in the table while some user has not passed them;
+  // users are at most drift_ iterations apart (beyond that the parametric proof gives
+  // up anyway), so drift_ + 3 entries per key suffice.
+  int shared = 0, max_stages = 1;
+  for (auto const& k : ps.keys) shared += __builtin_popcountll(k.users) > 1;
+  for (auto const& p : ps.pipes) max_stages = std::max(max_stages, p.stages);
+  drift_ = std::max(16, 4 * max_stages + 4);
+  // Concrete runs: users are at most `length` iterations apart (capped; overflowing the
+  // table makes the run INCOMPLETE, never SAFE).
+  long long per_key = cfg.parametric ? drift_ + 3 : std::min<long long>(std::max<long long>(cfg.length, 0) + 3, 128);
+  lay_.ndec = shared * static_cast<int>(per_key);
+  lay_.dec_off = w;
+  w += 3 * lay_.ndec;
+  lay_.words = w;
+  for (int t = 0; t < nt; ++t) {
+    auto const& ir = m.tasks[t].schedule;
+    std::vector<uint8_t> a(ir.steps.size(), 0);
+    for (auto const& s : ir.steps)
+      a[s.id] = s.kind == ir::StepKind::TryAcquire || s.kind == ir::StepKind::TryWait ||
+                (s.kind == ir::StepKind::Work && s.role == WorkRole::Auxiliary);
+    aux_.push_back(std::move(a));
+  }
+  // Parametric abstraction: iterations below sat_ are exact, above it only their phase
+  // modulo every guard period matters.
+  for (auto const& t : ps.tasks)
+    for (auto const& in : t.code)
+      if (in.op == Op::Guard && in.guard == ir::BlockKind::Every) {
+        sat_ = std::max(sat_, in.start + 1);
+        period_ = std::lcm(period_, in.period);
+      }
+}
+
+long long Semantics::trip(int t) const {
+  long long st = ps_.tasks[t].static_trip;
+  return st >= 0 ? st : cfg_.length;
+}
+
+void Semantics::initial(std::vector<std::vector<uint16_t>>& out) const {
+  int masks = ps_.any_skippable ? (1 << lay_.nslots) : 1;
+  bool any_param = false;
+  for (int t = 0; t < lay_.tasks; ++t) any_param |= param_task(t) && ps_.tasks[t].has_loop;
+  std::vector<uint16_t> sink;
+  for (int mask = 0; mask < masks; ++mask) {
+    {
+      std::vector<uint16_t> b(lay_.words, 0);
+      b[lay_.glob + 1] = static_cast<uint16_t>(mask);
+      for (int i = 0; i < lay_.nslots; ++i) b[lay_.slots_off + 2 * i + 1] = any_param ? kUnknown : 0;
+      // Run every task up to its first step; conditions on the way fork.
+      std::vector<std::vector<uint16_t>> cur{b};
+      for (int t = 0; t < lay_.tasks; ++t) {
+        std::vector<std::vector<uint16_t>> next;
+        for (auto& st : cur) {
+          sink.clear();
+          std::vector<uint16_t> tmp = st;
+          // advance() finishes into sink; finishing early is harmless (GC runs again later).
+          advance(tmp, t, sink);
+          for (size_t o = 0; o < sink.size(); o += lay_.words)
+            next.emplace_back(sink.begin() + o, sink.begin() + o + lay_.words);
+        }
+        cur.swap(next);
+      }
+      for (auto& st : cur) out.push_back(st);
+    }
+  }
+}
+
+Effect Semantics::next_effect(uint16_t const* s, int t) const {
+  auto const& in = instr(s, t);
+  if (in.op != Op::Step) return Effect::Local;
+  return ps_.steps[t][in.step].effect;
+}
+
+int Semantics::next_pipe(uint16_t const* s, int t) const {
+  auto const& in = instr(s, t);
+  if (in.op != Op::Step) return -1;
+  return ps_.steps[t][in.step].pipe;
+}
+
+bool Semantics::visible(uint16_t const* s, int t) const {
+  auto const& in = instr(s, t);
+  if (in.op != Op::Step) return false;
+  auto const& si = ps_.steps[t][in.step];
+  switch (si.effect) {
+    case Effect::Local: return false;
+    case Effect::AliasWork:
+    case Effect::PdlWait:
+    case Effect::PdlLaunch: return true;
+    default: return ps_.pipes[si.pipe].aliased;
+  }
+}
+
+bool Semantics::enabled(uint16_t const* s, int t) const {
+  auto const& in = instr(s, t);
+  if (in.op != Op::Step) return false;
+  auto const& si = ps_.steps[t][in.step];
+  if (si.effect == Effect::Acquire) {
+    int o = lay_.pipe_off[si.pipe];
+    int used = 0;
+    for (int c = 0; c < lay_.pipe_slots[si.pipe]; ++c) used = std::max(used, s[o + 2 + 2 * c] + s[o + 3 + 2 * c]);
+    return s[o] + used < ps_.pipes[si.pipe].stages;
+  }
+  if (si.effect == Effect::Wait) return s[lay_.pipe_off[si.pipe] + 2 + 2 * si.consumer_slot] > 0;
+  return true;
+}
+
+void Semantics::successors(uint16_t const* s, int t, std::vector<uint16_t>& out, bool known_enabled) const {
+  if (!known_enabled && !enabled(s, t)) return;
+  std::vector<uint16_t>& b = scratch_;
+  b.assign(s, s + lay_.words);
+  int to = Layout::task_off(t);
+  auto const& in = code(t)[b[to]];
+  auto const& si = ps_.steps[t][in.step];
+  uint16_t& lw = b[to + 3];
+  int po = si.pipe >= 0 ? lay_.pipe_off[si.pipe] : 0;
+  switch (si.effect) {
+    case Effect::Local:
+      if (!aux_[t][in.step]) lw = 0;
+      break;
+    case Effect::AliasWork:
+      lw = static_cast<uint16_t>(in.step + 1);
+      if (si.pipe >= 0) {
+        if (si.writes && ps_.pipes[si.pipe].async_producer) b[po + 1] |= kAsyncHold;
+        if (!si.writes && ps_.pipes[si.pipe].umma_consumer) b[po + 1] |= kUmmaCur;
+      }
+      break;
+    case Effect::Acquire:
+      lw = 0;
+      ++b[po];
+      b[po + 1] &= ~kUmmaPending;  // the producer's acquire completes only after the MMA read
+      break;
+    case Effect::Commit:
+      lw = 0;
+      if (b[po] > 0) --b[po];
+      for (int c = 0; c < lay_.pipe_slots[si.pipe]; ++c) ++b[po + 2 + 2 * c];
+      b[po + 1] &= ~kAsyncHold;  // still writing: tracked by the stage being full and unwaited
+      break;
+    case Effect::Wait:
+      lw = 0;
+      --b[po + 2 + 2 * si.consumer_slot];
+      ++b[po + 3 + 2 * si.consumer_slot];
+      break;
+    case Effect::Release:
+      lw = 0;
+      if (b[po + 3 + 2 * si.consumer_slot] > 0) --b[po + 3 + 2 * si.consumer_slot];
+      if (b[po + 1] & kUmmaCur) b[po + 1] = (b[po + 1] & ~kUmmaCur) | kUmmaPending;
+      break;
+    case Effect::PdlWait:
+      lw = 0;
+      b[lay_.glob] |= kPdlWaited;
+      break;
+    case Effect::PdlLaunch:
+      lw = 0;
+      if (!(b[lay_.glob] & kPdlWaited) && !cfg_.assume_pdl_wait_completed) b[lay_.glob] |= kPdlViolation;
+      break;
+  }
+  ++b[to];
+  advance(b, t, out);
+}
+
+uint32_t Semantics::position(uint16_t const* s, int t) const {
+  int to = Layout::task_off(t);
+  auto const& in = code(t)[s[to]];
+  if (in.op == Op::End) return 0xffffffffu;
+  // A task without a work-tile loop runs its domain loop in loop slot 0, like tile 0.
+  uint32_t tp = !ps_.tasks[t].has_tile_loop     ? 1u
+                : in.tile_region == kBefore   ? 0u
+                : in.tile_region == kInside   ? s[to + 1] + 1u
+                                              : lay_.nslots + 1u;
+  uint32_t it = in.loop_region == kInside ? s[to + 2] : 0;
+  return (tp << 24) | (uint32_t(in.loop_region) << 16) | it;
+}
+
+void Semantics::advance(std::vector<uint16_t>& b, int t, std::vector<uint16_t>& out) const {
+  int to = Layout::task_off(t);
+  auto const& c = code(t);
+  while (true) {
+    auto const& in = c[b[to]];
+    switch (in.op) {
+      case Op::Step:
+      case Op::End: finish(b, out); return;
+      case Op::LoopInit: b[to + 2] = 0; ++b[to]; break;
+      case Op::LoopHead: {
+        bool exit;
+        if (param_task(t)) {
+          uint16_t& r = b[lay_.slots_off + 2 * loop_slot(b.data(), t) + 1];
+          uint16_t d = b[to + 2];
+          if ((r & kUnknown) && d > (r & ~kUnknown)) {
+            // Reveal: the loop ends here (K = lo + d), or it runs past d.
+            std::vector<uint16_t> f = b;
+            f[lay_.slots_off + 2 * loop_slot(b.data(), t) + 1] = d;
+            f[to + 2] = 0;
+            f[to] = static_cast<uint16_t>(in.target);
+            advance(f, t, out);
+            r = static_cast<uint16_t>(kUnknown | d);
+          }
+          exit = !(r & kUnknown) && d >= r;
+        } else {
+          exit = b[to + 2] >= trip(t);
+        }
+        if (exit) {
+          b[to + 2] = 0;
+          b[to] = static_cast<uint16_t>(in.target);
+        } else {
+          ++b[to];
+        }
+        break;
+      }
+      case Op::LoopEnd:
+        if (++b[to + 2] > drift_ && param_task(t)) b[lay_.glob] |= kOverflow;
+        b[to] = static_cast<uint16_t>(in.target);
+        break;
+      case Op::TileInit: b[to + 1] = 0; ++b[to]; break;
+      case Op::TileHead:
+        if (b[to + 1] >= lay_.nslots) {
+          b[to + 1] = 0;
+          b[to] = static_cast<uint16_t>(in.target);
+        } else {
+          ++b[to];
+        }
+        break;
+      case Op::TileEnd: ++b[to + 1]; b[to] = static_cast<uint16_t>(in.target); break;
+      case Op::Skip:
+        if (b[lay_.glob + 1] >> b[to + 1] & 1) b[to] = static_cast<uint16_t>(in.target);
+        else ++b[to];
+        break;
+      case Op::Guard: {
+        int g = guard_holds(b.data(), t, in);
+        if (g == 2) {
+          // last_iter before the length is known: this is the last iteration (K = lo+d+1)
+          // in one branch, not in the other.
+          uint16_t& r = b[lay_.slots_off + 2 * loop_slot(b.data(), t) + 1];
+          uint16_t d1 = static_cast<uint16_t>(b[to + 2] + 1);
+          std::vector<uint16_t> f = b;
+          f[lay_.slots_off + 2 * loop_slot(b.data(), t) + 1] = d1;
+          ++f[to];
+          advance(f, t, out);
+          r = static_cast<uint16_t>(kUnknown | d1);
+          g = 0;
+        }
+        if (g) ++b[to];
+        else b[to] = static_cast<uint16_t>(in.target);
+        break;
+      }
+      case Op::Break: b[to + 2] = 0; b[to] = static_cast<uint16_t>(in.target); break;
+      case Op::Cond: {
+        bool shared = __builtin_popcountll(ps_.keys[in.key].users) > 1;
+        int found = -1;
+        uint32_t pos = position(b.data(), t);
+        if (shared) {
+          for (int e = 0; e < lay_.ndec; ++e) {
+            uint16_t const* en = &b[lay_.dec_off + 3 * e];
+            if (en[0] == in.key + 1 && entry_position(en) == pos) found = en[1] >> 15;
+          }
+        }
+        if (found >= 0) {
+          if (bool(found) == in.polarity) ++b[to];
+          else b[to] = static_cast<uint16_t>(in.target);
+          break;
+        }
+        // Fork: both outcomes; a shared key records the outcome for the other users.
+        for (int val = 0; val < 2; ++val) {
+          std::vector<uint16_t> f = b;
+          if (shared) {
+            int e = 0;
+            while (e < lay_.ndec && f[lay_.dec_off + 3 * e] != 0) ++e;
+            if (e == lay_.ndec) {
+              f[lay_.glob] |= kTableFull;
+              finish(f, out);
+              return;
+            }
+            f[lay_.dec_off + 3 * e] = static_cast<uint16_t>(in.key + 1);
+            f[lay_.dec_off + 3 * e + 1] = static_cast<uint16_t>(((pos >> 16) & 0x7fff) | (val << 15));
+            f[lay_.dec_off + 3 * e + 2] = static_cast<uint16_t>(pos & 0xffff);
+          }
+          if (bool(val) == in.polarity) ++f[to];
+          else f[to] = static_cast<uint16_t>(in.target);
+          advance(f, t, out);
+        }
+        return;
+      }
+    }
+  }
+}
+
+// Emission of a successor: parametric renormalisation (periodicity.cpp), garbage
+// collection of shared-condition outcomes, race detection.
+void Semantics::finish(std::vector<uint16_t>& b, std::vector<uint16_t>& out) const {
+  if (cfg_.parametric) renormalize(b.data());
+  collect_garbage(b.data());
+  check_race(b.data());
+  out.insert(out.end(), b.begin(), b.end());
+}
+
+void Semantics::collect_garbage(uint16_t* s) const {
+  if (lay_.ndec == 0) return;
+  uint32_t pos[64];
+  for (int t = 0; t < lay_.tasks; ++t) pos[t] = position(s, t);
+  for (int e = 0; e < lay_.ndec; ++e) {
+    uint16_t* en = s + lay_.dec_off + 3 * e;
+    if (en[0] == 0) continue;
+    uint32_t ep = entry_position(en);
+    uint64_t users = ps_.keys[en[0] - 1].users;
+    bool live = false;
+    for (int t = 0; t < lay_.tasks; ++t)
+      if ((users >> t & 1) && pos[t] <= ep) live = true;
+    if (!live) en[0] = en[1] = en[2] = 0;
+  }
+  // Canonical order so equal tables hash equal.
+  struct E { uint16_t w[3]; };
+  E* es = reinterpret_cast<E*>(s + lay_.dec_off);
+  std::sort(es, es + lay_.ndec, [](E const& a, E const& b) {
+    if ((a.w[0] == 0) != (b.w[0] == 0)) return a.w[0] != 0;
+    return std::lexicographical_compare(a.w, a.w + 3, b.w, b.w + 3);
+  });
+}
+
+bool Semantics::writing(uint16_t const* s, int alias, int* who) const {
+  auto const& ar = ps_.aliased[alias];
+  if (!ar.producer_side) return false;
+  for (int t = 0; t < lay_.tasks; ++t) {
+    uint16_t lw = s[Layout::task_off(t) + 3];
+    if (lw && ps_.steps[t][lw - 1].alias == alias && ps_.steps[t][lw - 1].writes) {
+      if (who) *who = t;
+      return true;
+    }
+  }
+  if (ar.pipe >= 0 && ps_.pipes[ar.pipe].async_producer) {
+    int o = lay_.pipe_off[ar.pipe];
+    if (s[o + 1] & kAsyncHold) { if (who) *who = -1; return true; }
+    int mn = 1 << 30;
+    for (int c = 0; c < lay_.pipe_slots[ar.pipe]; ++c) mn = std::min<int>(mn, s[o + 2 + 2 * c]);
+    if (mn > 0) { if (who) *who = -1; return true; }
+  }
+  return false;
+}
+
+bool Semantics::reading(uint16_t const* s, int alias, int* who) const {
+  auto const& ar = ps_.aliased[alias];
+  if (!ar.consumer_side) return false;
+  for (int t = 0; t < lay_.tasks; ++t) {
+    uint16_t lw = s[Layout::task_off(t) + 3];
+    if (lw && ps_.steps[t][lw - 1].alias == alias && !ps_.steps[t][lw - 1].writes) {
+      if (who) *who = t;
+      return true;
+    }
+  }
+  if (ar.pipe >= 0 && ps_.pipes[ar.pipe].umma_consumer && (s[lay_.pipe_off[ar.pipe] + 1] & (kUmmaCur | kUmmaPending))) {
+    if (who) *who = -1;
+    return true;
+  }
+  return false;
+}
+
+void Semantics::check_race(uint16_t* s) const {
+  for (auto const& p : ps_.pairs) {
+    bool wa = writing(s, p.a, nullptr), wb = writing(s, p.b, nullptr);
+    if ((wa && (wb || reading(s, p.b, nullptr))) || (wb && reading(s, p.a, nullptr))) {
+      s[lay_.glob] |= kRace;
+      return;
+    }
+  }
+}
+
+bool Semantics::balanced(uint16_t const* s) const {
+  for (size_t p = 0; p < ps_.pipes.size(); ++p) {
+    int o = lay_.pipe_off[p];
+    if (s[o]) return false;
+    for (int c = 0; c < lay_.pipe_slots[p]; ++c)
+      if (s[o + 2 + 2 * c] || s[o + 3 + 2 * c]) return false;
+  }
+  return true;
+}
+
+}  // namespace ts::check
