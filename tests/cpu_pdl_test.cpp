@@ -62,7 +62,10 @@ bool run_chain_once(uint64_t seed, ts::cpu::RunStats* stats = nullptr) {
   auto b1 = ts::resource("buf", Buffer{{}, buf.data(), n});
   auto t1 = ts::Task("Writer").warps(0, 1).writes(b1, launch).schedule(Primary{}, launch, b1);
   // PDL resources need no graph entry (S6.4); 'buf' is only written in this kernel.
-  auto tm1 = ts::TaskManager(ts::tasks(t1), ts::DependencyGraph{{b1, {}}}, quiet());
+  // The primary has no predecessor grid: nothing to wait for before launching dependents.
+  ts::Options o1 = quiet();
+  o1.assume_pdl_wait_completed = true;
+  auto tm1 = ts::TaskManager(ts::tasks(t1), ts::DependencyGraph{{b1, {}}}, o1);
   tm1.print_and_verify();
   auto b2 = ts::resource("buf", Buffer{{}, buf.data(), n});
   auto o2 = ts::resource("out", Out{{}, out.data()});
