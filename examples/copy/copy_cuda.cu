@@ -123,7 +123,8 @@ CudaCopyInfo make_dynamic_tile_copy_cuda(void const* src, void* dst, long long b
   info.name = "04_dynamic_tile_copy";
   info.verdict = verify(*m, os);
   m->layout();
-  int grid = std::min(tiles, ts::cuda::persistent_grid() * 4);
+  // Fewer CTAs than tiles, so most tiles are claimed dynamically.
+  int grid = std::max(1, std::min(tiles / 4, ts::cuda::persistent_grid() * 4));
   info.launch = [m, grid, counter](cudaStream_t s) {
     ts::cuda::reset_queue(counter, s);
     ts::cuda::launch(*m, grid, s);
