@@ -108,9 +108,16 @@ CudaCopyInfo make_tma_copy_regplan_cuda(void const* src, void* dst, long long by
 CudaCopyInfo make_dynamic_tile_copy_cuda(void const* src, void* dst, long long bytes, unsigned* counter,
                                          std::ostream* os) {
   int tiles = static_cast<int>(bytes / (4 * kTileElems));
+  // Fewer CTAs than tiles, so most tiles are claimed dynamically.
+  int grid = std::max(1, std::min(tiles / 4, ts::cuda::persistent_grid() * 4));
   TileQueue q;
   q.num_tiles = tiles;
   q.counter = counter;
+  // Per-CTA response slots, owned by the launcher for the manager's lifetime.
+  ts::QueueResponse* scratch = nullptr;
+  ts::cuda::check(cudaMalloc(&scratch, sizeof(ts::QueueResponse) * ts::kQueueMaxStages * grid), "cudaMalloc(scratch)");
+  std::shared_ptr<void> scratch_owner(scratch, [](void* p) { cudaFree(p); });
+  q.scratch = scratch;
   auto wq = ts::resource("tiles", q, ts::PipelineConfig::clc_fetch_async({.num_stages = 2,
                                                                           .consumer_group = {ts::Agent::Thread, 160}}));
   auto in = ts::resource("in", TileInput{{}, static_cast<int const*>(src)});
@@ -123,9 +130,7 @@ CudaCopyInfo make_dynamic_tile_copy_cuda(void const* src, void* dst, long long b
   info.name = "04_dynamic_tile_copy";
   info.verdict = verify(*m, os);
   m->layout();
-  // Fewer CTAs than tiles, so most tiles are claimed dynamically.
-  int grid = std::max(1, std::min(tiles / 4, ts::cuda::persistent_grid() * 4));
-  info.launch = [m, grid, counter](cudaStream_t s) {
+  info.launch = [m, grid, counter, scratch_owner](cudaStream_t s) {
     ts::cuda::reset_queue(counter, s);
     ts::cuda::launch(*m, grid, s);
   };

@@ -101,19 +101,24 @@ struct Sm90Arch {
     return q.make_tile(coord.block_idx);
   }
   // The scheduler's elected thread, after acquire armed expect_tx(16) on `full`:
-  // claims the next tile from the global counter and writes the 16-byte response
-  // {tile, canceled} (the ClcFetchAsync layout), then completes the 16 bytes. The
-  // fence orders the st.shared before the completion the consumers acquire on.
+  // claims the next tile from the global counter, writes the 16-byte response
+  // {tile, canceled} (the ClcFetchAsync layout) to this CTA's global scratch slot and
+  // brings it into SMEM with a 16-byte bulk copy completing on `full`.
   template <class Q>
   __device__ void queue_fetch(Q const& q, void* response, uint64_t* full) {
-    if constexpr (requires { q.counter; }) {
+    if constexpr (requires { q.counter; q.scratch; }) {
       int tile = coord.grid_blocks + static_cast<int>(atomicAdd(q.counter, 1u));
       uint32_t canceled = tile < q.num_tiles ? 1u : 0u;
-      asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};" ::"r"(smem_addr(response)), "r"(tile), "r"(canceled),
-                   "r"(0u), "r"(0u)
+      int slot = static_cast<int>((smem_addr(response) >> 4) % kQueueMaxStages);
+      QueueResponse* g = q.scratch + coord.block_idx * kQueueMaxStages + slot;
+      asm volatile("st.global.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(g), "r"(tile), "r"(canceled), "r"(0u), "r"(0u)
                    : "memory");
-      asm volatile("fence.acq_rel.cta;" ::: "memory");
-      mbar_complete_tx(full, kQueueResponseBytes);
+      asm volatile("fence.proxy.async.global;" ::: "memory");  // generic write -> async-proxy read
+      asm volatile(
+          "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], 16, [%2];" ::"r"(
+              smem_addr(response)),
+          "l"(g), "r"(smem_addr(full))
+          : "memory");
     } else {
       (void)q;
       (void)response;

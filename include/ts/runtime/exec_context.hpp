@@ -338,11 +338,19 @@ class Context {
  private:
   template <class F>
   TS_HD void run_domain_loop(long long start, long long end, long long step, F& body) {
+    // One loop per step direction: each is a canonical counted loop the compiler can
+    // unroll and keep several loads in flight (a direction test in the loop condition
+    // blocked that: 0.6x of the hand-written grid-stride copy on the H200).
+    if (step > 0) domain_loop_dir<true>(start, end, step, body);
+    else domain_loop_dir<false>(start, end, step, body);
+  }
+  template <bool Up, class F>
+  TS_HD void domain_loop_dir(long long start, long long end, long long step, F& body) {
     DomainLoop<Context> d(this);
     loop_count_ = 0;
-    for (long long i = start; step > 0 ? i < end : i > end; i += step) {
+    for (long long i = start; Up ? i < end : i > end; i += step) {
       loop_offset_ = i;
-      loop_last_ = step > 0 ? i + step >= end : i + step <= end;
+      loop_last_ = Up ? i + step >= end : i + step <= end;
       invoke_body(body, d);
       ++loop_count_;
       if (!live_) {  // break_loop(): leave the loop, resume after it

@@ -29,8 +29,15 @@ struct alignas(16) QueueResponse {
   uint32_t pad[2];
 };
 
+constexpr int kQueueMaxStages = 8;
+
+// counter: zero at launch. scratch: grid_blocks x kQueueMaxStages responses in device
+// memory; the response travels global -> SMEM by a 16-byte bulk copy that completes on
+// the stage's full barrier (async proxy, exactly as a CLC response lands), which is an
+// ordering racecheck and the memory model both recognise.
 struct GlobalCounterQueue : WorkQueue {
-  unsigned* counter = nullptr;  // device memory, zero at launch
+  unsigned* counter = nullptr;
+  QueueResponse* scratch = nullptr;
 };
 
 }  // namespace ts
