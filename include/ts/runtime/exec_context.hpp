@@ -132,7 +132,16 @@ class Handle {
     }
     if (!p.pipelined) return;
     auto& c = st_->prod_close;
-    if (p.producer == EngineKind::Async && ctx_->signals(p.producer_signal)) ctx_->arch_.mbar_arrive(full_bar(c.index));
+    if (p.producer == EngineKind::Async && ctx_->signals(p.producer_signal)) {
+      // AsyncLoad: the arrival fires when this thread's cp.async copies have landed
+      // (backends without cp.async arrive directly).
+      if constexpr (requires { ctx_->arch_.cp_async_arrive(full_bar(c.index)); }) {
+        if (p.async_load) ctx_->arch_.cp_async_arrive(full_bar(c.index));
+        else ctx_->arch_.mbar_arrive(full_bar(c.index));
+      } else {
+        ctx_->arch_.mbar_arrive(full_bar(c.index));
+      }
+    }
     if (p.producer == EngineKind::Umma && ctx_->signals(SignalMode::CtaLeader)) ctx_->arch_.umma_commit(full_bar(c.index));
     // Tma / ClcFetch: the phase completes by transaction bytes; nothing to signal.
     c.advance(p.num_stages, p.stride_commit);

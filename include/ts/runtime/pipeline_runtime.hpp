@@ -16,6 +16,7 @@ enum class ResourceKindCode : uint8_t { Memory, WorkQueue, PdlWait, PdlLaunch };
 struct PipelineRuntime {
   ResourceKindCode kind = ResourceKindCode::Memory;
   bool pipelined = false;
+  bool async_load = false;             // Async producer arrives by cp.async completion (AsyncLoad)
   EngineKind producer = EngineKind::None;
   EngineKind consumer = EngineKind::None;
   int num_stages = 0;
