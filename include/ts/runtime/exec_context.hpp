@@ -101,7 +101,11 @@ template <class Ctx, class T>
 class Handle {
  public:
   using resource_type = T;
-  TS_HD Handle(Ctx* c, T* res, int id, ResourceState* st) : ctx_(c), res_(res), id_(id), st_(st) {}
+  // The handle keeps its own copy of the resource's pipeline description: read once
+  // from the kernel parameters, it then lives in registers, where the barrier asm's
+  // memory clobbers cannot force it to be reloaded every iteration.
+  TS_HD Handle(Ctx* c, T* res, int id, ResourceState* st)
+      : ctx_(c), res_(res), id_(id), st_(st), pipe_(c->pipes_[id]) {}
   TS_HD T* operator->() const { return res_; }
   TS_HD T& get() const { return *res_; }
   TS_HD int id() const { return id_; }
@@ -225,7 +229,7 @@ class Handle {
 
  private:
   TS_HD bool live() const { return ctx_->live_; }
-  TS_HD PipelineRuntime const& pipe() const { return ctx_->pipes_[id_]; }
+  TS_HD PipelineRuntime const& pipe() const { return pipe_; }
   TS_HD uint64_t* full_bar(int stage) const {
     return reinterpret_cast<uint64_t*>(ctx_->kernel().smem_base + pipe().full_offset) + stage;
   }
@@ -260,6 +264,7 @@ class Handle {
   T* res_;
   int id_;
   ResourceState* st_;
+  PipelineRuntime pipe_;
 };
 
 template <class Arch>
