@@ -13,10 +13,15 @@ namespace bench {
 
 using ts::cuda::Sm90Arch;
 
-// 01: grid-stride, one int16 per thread per iteration, 256 threads.
-__global__ void hw_grid_stride(int16_t const* __restrict__ src, int16_t* __restrict__ dst, long long n) {
+// 01: grid-stride, one int16 per thread per iteration, 256 threads. Like the TS work
+// bodies, the load checks the input's length and the store the output's.
+__global__ void hw_grid_stride(int16_t const* __restrict__ src, int16_t* __restrict__ dst, long long n_in,
+                               long long n_out) {
   long long step = static_cast<long long>(gridDim.x) * blockDim.x;
-  for (long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += step) dst[i] = src[i];
+  for (long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; i < n_in; i += step) {
+    int16_t v = i < n_in ? src[i] : int16_t(0);
+    if (i < n_out) dst[i] = v;
+  }
 }
 
 __device__ __forceinline__ void wait_parity(uint64_t* bar, uint32_t phase) {

@@ -127,7 +127,7 @@ int main(int argc, char** argv) {
     auto* d16 = static_cast<int16_t*>(dst);
 
     double ts_gs = tbps(bytes, timed("grid_stride_copy", [&] { gs.launch(nullptr); }));
-    double hw_gs = tbps(bytes, timed("hw_grid_stride", [&] { bench::hw_grid_stride<<<sms * 8, 256>>>(s16, d16, n16); }));
+    double hw_gs = tbps(bytes, timed("hw_grid_stride", [&] { bench::hw_grid_stride<<<sms * 8, 256>>>(s16, d16, n16, n16); }));
     line("grid_stride_copy", bytes, ts_gs, mc, "memcpy");
     line("grid_stride_copy", bytes, ts_gs, hw_gs, "handwritten");
 

@@ -37,9 +37,11 @@ struct PipelineRuntime {
 struct PipelineCounter {
   int index = 0;
   uint32_t phase = 0;
+  // A stride divides num_stages (S3.3), so one wrap is enough: a branch, not a loop,
+  // in the hot path of every pipeline operation.
   TS_HD void advance(int num_stages, int by = 1) {
     index += by;
-    while (index >= num_stages) {
+    if (index >= num_stages) {
       index -= num_stages;
       phase ^= 1u;
     }
