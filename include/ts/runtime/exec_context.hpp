@@ -362,7 +362,29 @@ class Context {
   TS_HD void domain_loop_dir(long long start, long long end, long long step, F& body) {
     DomainLoop<Context> d(this);
     loop_count_ = 0;
-    for (long long i = start; Up ? i < end : i > end; i += step) {
+    long long i = start;
+#if TS_DEVICE_PASS
+    // Unrolled by hand, 4 iterations per trip while 4 remain: nvcc will not unroll a
+    // loop with the break_loop() exit, because the live_ flag is folded only after its
+    // unroller ran; here the later passes fold the checks away when the body never
+    // breaks, leaving four loads in flight (grid-stride copy on the H200: 0.62-0.70x
+    // of the hand-written twin when rolled).
+    if constexpr (Up) {
+      for (; i + 3 * step < end; i += 4 * step) {
+        for (int u = 0; u < 4; ++u) {
+          loop_offset_ = i + u * step;
+          loop_last_ = i + (u + 1) * step >= end;
+          invoke_body(body, d);
+          ++loop_count_;
+          if (!live_) {
+            live_ = true;
+            return;
+          }
+        }
+      }
+    }
+#endif
+    for (; Up ? i < end : i > end; i += step) {
       loop_offset_ = i;
       loop_last_ = Up ? i + step >= end : i + step <= end;
       invoke_body(body, d);
