@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "ts/arch/portable.hpp"
+#include "ts/arch/load.hpp"
 #include "ts/schedule.hpp"
 
 namespace examples {
@@ -13,7 +14,7 @@ struct InputGmem : ts::MemoryResource {
   int16_t const* src = nullptr;
   long long n = 0;
   TS_HD int16_t get_item(ts::ConsumerStage const& si) const {
-    return si.loop_offset < n ? src[si.loop_offset] : int16_t(0);
+    return si.loop_offset < n ? ts::load_readonly(src + si.loop_offset) : int16_t(0);
   }
 };
 
@@ -47,7 +48,7 @@ struct ChunkInput : ts::MemoryResource {
   TS_HD long long chunks() const { return (n + kChunk - 1) / kChunk; }
   TS_HD int16_t load(ts::ConsumerStage const& si) const {
     long long i = si.loop_offset * kChunk + si.thread.lane();
-    return i < n ? src[i] : int16_t(0);
+    return i < n ? ts::load_readonly(src + i) : int16_t(0);
   }
 };
 

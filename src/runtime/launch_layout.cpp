@@ -108,6 +108,7 @@ LaunchLayout make_launch_layout(Model const& m, uint32_t smem_capacity) {
     p.producer = engine(c.producer_engine());
     p.consumer = engine(c.consumer_engine());
     p.num_stages = c.num_stages;
+    p.async_load = c.async_flavor == AsyncFlavor::AsyncLoad;
     p.stage_bytes = static_cast<uint32_t>(c.num_bytes);
     p.full_arrivals = c.declared_full_arrivals();
     p.empty_arrivals = c.declared_empty_arrivals();

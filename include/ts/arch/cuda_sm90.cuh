@@ -1,10 +1,17 @@
 // The sm_90a implementation of the Arch interface the executing context calls
 // (see runtime/exec_context.hpp). Barrier primitives are the mbarrier PTX of Hopper.
+//
+// Debug builds define TS_BOUNDED_WAITS=<milliseconds>: every blocking barrier wait then
+// gives up after that long (measured on %globaltimer, so the bound does not depend on
+// how long one try_wait suspends), prints block, warp, task, resource, operation,
+// stage and phase, and traps. Release builds compile the plain spin: no overhead.
 #pragma once
 #include <cstdint>
+#include <cstdio>
 
 #include "ts/core/resource_types.hpp"
 #include "ts/core/stage_info.hpp"
+#include "ts/runtime/cuda/dynamic_queue.hpp"
 #include "ts/runtime/exec_context.hpp"
 
 namespace ts::cuda {
@@ -16,15 +23,46 @@ __device__ inline void mbar_init(uint64_t* bar, int count) {
 }
 __device__ inline void fence_barrier_init() { asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory"); }
 
+// Completes `bytes` transaction bytes of the barrier's current phase from a thread
+// (used by the global-counter work queue, whose response is written by st.shared).
+__device__ inline void mbar_complete_tx(uint64_t* bar, uint32_t bytes) {
+  asm volatile("mbarrier.complete_tx.shared::cta.b64 [%0], %1;" ::"r"(smem_addr(bar)), "r"(bytes) : "memory");
+}
+
+__device__ inline uint64_t global_timer_ns() {
+  uint64_t t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+__device__ inline char const* sync_op_name(SyncOp op) {
+  switch (op) {
+    case SyncOp::TryAcquire: return "try_acquire";
+    case SyncOp::Acquire: return "acquire";
+    case SyncOp::Commit: return "commit";
+    case SyncOp::TryWait: return "try_wait";
+    case SyncOp::Wait: return "wait";
+    case SyncOp::Release: return "release";
+    case SyncOp::Fetch: return "fetch_work_tile";
+    case SyncOp::Advance: return "get_and_advance_work_tile";
+  }
+  return "?";
+}
+
 struct Sm90Arch {
   ThreadCoord coord;
   KernelContext kctx;
-  // Debug builds bound every wait (TS_BOUNDED_WAITS=iterations); release builds spin.
   __device__ ThreadCoord const& thread() const { return coord; }
   __device__ KernelContext const& kernel() const { return kctx; }
 
   __device__ void mbar_arrive(uint64_t* bar) {
     asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(smem_addr(bar)) : "memory");
+  }
+  // AsyncLoad producers: the arrival fires when this thread's earlier cp.async copies
+  // have landed. .noinc: the arrival is one of the barrier's init count, so the
+  // count is the same as for thread arrivals (docs/cuda-backend.md).
+  __device__ void cp_async_arrive(uint64_t* bar) {
+    asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];" ::"r"(smem_addr(bar)) : "memory");
   }
   __device__ void mbar_arrive_expect_tx(uint64_t* bar, uint32_t bytes) {
     asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_addr(bar)), "r"(bytes)
@@ -41,8 +79,10 @@ struct Sm90Arch {
   }
   __device__ void mbar_wait(uint64_t* bar, uint32_t phase, WaitSite const& site) {
 #if defined(TS_BOUNDED_WAITS)
-    for (long long i = 0; !mbar_try_wait(bar, phase); ++i) {
-      if (i > (TS_BOUNDED_WAITS)) fail("barrier wait timed out", site);
+    if (mbar_try_wait(bar, phase)) return;
+    uint64_t const deadline = global_timer_ns() + uint64_t(TS_BOUNDED_WAITS) * 1000000ull;
+    while (!mbar_try_wait(bar, phase)) {
+      if (global_timer_ns() > deadline) fail("barrier wait timed out (TS_BOUNDED_WAITS ms)", site);
     }
 #else
     (void)site;
@@ -50,21 +90,52 @@ struct Sm90Arch {
     }
 #endif
   }
-  // Hopper has no UMMA engine; the MMA-consumer stand-in (wgmma) releases by threads.
+  // Hopper has no UMMA engine; the MMA-consumer stand-in (wgmma) releases by threads,
+  // after wgmma.wait_group has retired the reads of the stage it releases.
   __device__ void umma_commit(uint64_t* bar) { mbar_arrive(bar); }
 
+  // Work queues. The first tile is the CTA's own coordinate for every queue kind: a
+  // dynamic queue hands out only the tiles beyond the grid (dynamic_queue.hpp).
   template <class Q>
   __device__ WorkTile first_tile(Q const& q) {
     return q.make_tile(coord.block_idx);
   }
+  // The scheduler's elected thread, after acquire armed expect_tx(16) on `full`:
+  // claims the next tile from the global counter, writes the 16-byte response
+  // {tile, canceled} (the ClcFetchAsync layout) to this CTA's global scratch slot and
+  // brings it into SMEM with a 16-byte bulk copy completing on `full`.
   template <class Q>
-  __device__ void queue_fetch(Q const&, void*, uint64_t*) {
-    fail("dynamic work queues are not implemented on the CUDA backend yet", WaitSite{});
+  __device__ void queue_fetch(Q const& q, void* response, uint64_t* full) {
+    if constexpr (requires { q.counter; q.scratch; }) {
+      int tile = coord.grid_blocks + static_cast<int>(atomicAdd(q.counter, 1u));
+      uint32_t canceled = tile < q.num_tiles ? 1u : 0u;
+      int slot = static_cast<int>((smem_addr(response) >> 4) % kQueueMaxStages);
+      QueueResponse* g = q.scratch + coord.block_idx * kQueueMaxStages + slot;
+      asm volatile("st.global.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(g), "r"(tile), "r"(canceled), "r"(0u), "r"(0u)
+                   : "memory");
+      asm volatile("fence.proxy.async.global;" ::: "memory");  // generic write -> async-proxy read
+      asm volatile(
+          "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], 16, [%2];" ::"r"(
+              smem_addr(response)),
+          "l"(g), "r"(smem_addr(full))
+          : "memory");
+    } else {
+      (void)q;
+      (void)response;
+      (void)full;
+      fail("queue_fetch: this work queue has no global counter (use ts::GlobalCounterQueue)", WaitSite{});
+    }
   }
   template <class Q>
   __device__ WorkTile queue_read(Q const& q, void const* response) {
-    int idx = *static_cast<int const volatile*>(response);
-    return q.make_tile(idx);
+    auto const* r = static_cast<QueueResponse const volatile*>(response);
+    // A failed fetch ends the loop; its tile id is never read (SPEC S13.3).
+    if (!r->canceled) {
+      WorkTile t;
+      t.valid = false;
+      return t;
+    }
+    return q.make_tile(r->tile);
   }
   __device__ void pdl_wait() { asm volatile("griddepcontrol.wait;" ::: "memory"); }
   __device__ void pdl_launch() { asm volatile("griddepcontrol.launch_dependents;" :::); }
@@ -72,8 +143,11 @@ struct Sm90Arch {
   // wgmma and keep per-thread state in local memory. Debug builds (TS_BOUNDED_WAITS) report.
   [[noreturn]] __device__ void fail(char const* what, WaitSite const& s) {
 #if defined(TS_BOUNDED_WAITS)
-    printf("TS device error: %s (block %d thread %d task %d resource %d op %d stage %d phase %u)\n", what,
-           coord.block_idx, coord.thread_in_block, s.task, s.resource, int(s.op), s.stage, s.phase);
+    printf(
+        "TS device error: %s: block %d warp %d thread %d task %d resource %d op %s stage %d phase %u "
+        "(task/resource ids index the printout's tables)\n",
+        what, coord.block_idx, coord.thread_in_block >> 5, coord.thread_in_block, s.task, s.resource,
+        sync_op_name(s.op), s.stage, s.phase);
 #else
     (void)what;
     (void)s;

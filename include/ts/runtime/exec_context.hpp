@@ -64,6 +64,10 @@ struct ResourceState {
 template <class Arch>
 class Context;
 
+// The loop handle keeps no state of its own: the iteration count lives in the context,
+// so no object's address is stored in another and, once inlined, the whole executing
+// context stays in registers (an address cycle here put it in local memory: 128-192 B
+// of stack per thread on sm_90a).
 template <class Ctx>
 class DomainLoop {
  public:
@@ -102,7 +106,11 @@ template <class Ctx, class T>
 class Handle {
  public:
   using resource_type = T;
-  TS_HD Handle(Ctx* c, T* res, int id, ResourceState* st) : ctx_(c), res_(res), id_(id), st_(st) {}
+  // The handle keeps its own copy of the resource's pipeline description: read once
+  // from the kernel parameters, it then lives in registers, where the barrier asm's
+  // memory clobbers cannot force it to be reloaded every iteration.
+  TS_HD Handle(Ctx* c, T* res, int id, ResourceState* st)
+      : ctx_(c), res_(res), id_(id), st_(st), pipe_(c->pipes_[id]) {}
   TS_HD T* operator->() const { return res_; }
   TS_HD T& get() const { return *res_; }
   TS_HD int id() const { return id_; }
@@ -137,7 +145,16 @@ class Handle {
     }
     if (!p.pipelined) return;
     auto& c = st_->prod_close;
-    if (p.producer == EngineKind::Async && ctx_->signals(p.producer_signal)) ctx_->arch_.mbar_arrive(full_bar(c.index));
+    if (p.producer == EngineKind::Async && ctx_->signals(p.producer_signal)) {
+      // AsyncLoad: the arrival fires when this thread's cp.async copies have landed
+      // (backends without cp.async arrive directly).
+      if constexpr (requires { ctx_->arch_.cp_async_arrive(full_bar(c.index)); }) {
+        if (p.async_load) ctx_->arch_.cp_async_arrive(full_bar(c.index));
+        else ctx_->arch_.mbar_arrive(full_bar(c.index));
+      } else {
+        ctx_->arch_.mbar_arrive(full_bar(c.index));
+      }
+    }
     if (p.producer == EngineKind::Umma && ctx_->signals(SignalMode::CtaLeader)) ctx_->arch_.umma_commit(full_bar(c.index));
     // Tma / ClcFetch: the phase completes by transaction bytes; nothing to signal.
     c.advance(p.num_stages, p.stride_commit);
@@ -235,7 +252,7 @@ class Handle {
       ctx_->arch_.on_sync(ctx_->task_id_, id_, op);
     (void)op;
   }
-  TS_HD PipelineRuntime const& pipe() const { return ctx_->pipes_[id_]; }
+  TS_HD PipelineRuntime const& pipe() const { return pipe_; }
   TS_HD uint64_t* full_bar(int stage) const {
     return reinterpret_cast<uint64_t*>(ctx_->kernel().smem_base + pipe().full_offset) + stage;
   }
@@ -270,6 +287,7 @@ class Handle {
   T* res_;
   int id_;
   ResourceState* st_;
+  PipelineRuntime pipe_;
 };
 
 template <class Arch>
@@ -361,11 +379,41 @@ class Context {
  private:
   template <class F>
   TS_HD void run_domain_loop(long long start, long long end, long long step, F& body) {
+    // One loop per step direction: each is a canonical counted loop the compiler can
+    // unroll and keep several loads in flight (a direction test in the loop condition
+    // blocked that: 0.6x of the hand-written grid-stride copy on the H200).
+    if (step > 0) domain_loop_dir<true>(start, end, step, body);
+    else domain_loop_dir<false>(start, end, step, body);
+  }
+  template <bool Up, class F>
+  TS_HD void domain_loop_dir(long long start, long long end, long long step, F& body) {
     DomainLoop<Context> d(this);
     loop_count_ = 0;
-    for (long long i = start; step > 0 ? i < end : i > end; i += step) {
+    long long i = start;
+#if TS_DEVICE_PASS
+    // Unrolled by hand, 4 iterations per trip while 4 remain: nvcc will not unroll a
+    // loop with the break_loop() exit, because the live_ flag is folded only after its
+    // unroller ran; here the later passes fold the checks away when the body never
+    // breaks, leaving four loads in flight (grid-stride copy on the H200: 0.62-0.70x
+    // of the hand-written twin when rolled).
+    if constexpr (Up) {
+      for (; i + 3 * step < end; i += 4 * step) {
+        for (int u = 0; u < 4; ++u) {
+          loop_offset_ = i + u * step;
+          loop_last_ = i + (u + 1) * step >= end;
+          invoke_body(body, d);
+          ++loop_count_;
+          if (!live_) {
+            live_ = true;
+            return;
+          }
+        }
+      }
+    }
+#endif
+    for (; Up ? i < end : i > end; i += step) {
       loop_offset_ = i;
-      loop_last_ = step > 0 ? i + step >= end : i + step <= end;
+      loop_last_ = Up ? i + step >= end : i + step <= end;
       invoke_body(body, d);
       ++loop_count_;
       if (!live_) {  // break_loop(): leave the loop, resume after it

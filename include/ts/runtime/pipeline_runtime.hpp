@@ -16,6 +16,7 @@ enum class ResourceKindCode : uint8_t { Memory, WorkQueue, PdlWait, PdlLaunch };
 struct PipelineRuntime {
   ResourceKindCode kind = ResourceKindCode::Memory;
   bool pipelined = false;
+  bool async_load = false;             // Async producer arrives by cp.async completion (AsyncLoad)
   EngineKind producer = EngineKind::None;
   EngineKind consumer = EngineKind::None;
   int num_stages = 0;
@@ -36,9 +37,11 @@ struct PipelineRuntime {
 struct PipelineCounter {
   int index = 0;
   uint32_t phase = 0;
+  // A stride divides num_stages (S3.3), so one wrap is enough: a branch, not a loop,
+  // in the hot path of every pipeline operation.
   TS_HD void advance(int num_stages, int by = 1) {
     index += by;
-    while (index >= num_stages) {
+    if (index >= num_stages) {
       index -= num_stages;
       phase ^= 1u;
     }

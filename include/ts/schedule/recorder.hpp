@@ -123,9 +123,8 @@ class ScheduleRecorder {
 namespace rec {
 
 // A block body is `[&] {...}` or `[&](auto& handle) {...}`.
-TS_NO_HD_WARNING
 template <class F, class H>
-TS_HD void invoke_body(F& body, H& h) {
+void invoke_body(F& body, H& h) {
   if constexpr (std::is_invocable_v<F&, H&>) body(h);
   else body();
 }
@@ -139,25 +138,20 @@ inline ir::Bound to_bound(ir::Bound const& b) { return b; }
 class DomainLoopHandle {
  public:
   DomainLoopHandle(ScheduleRecorder* r, int block) : rec_(r), block_(block) {}
-  TS_NO_HD_WARNING
   template <class F>
-  TS_HD void first_iter(F&& body) { guarded(ir::BlockKind::FirstIter, 0, 0, body); }
-  TS_NO_HD_WARNING
+  void first_iter(F&& body) { guarded(ir::BlockKind::FirstIter, 0, 0, body); }
   template <class F>
-  TS_HD void last_iter(F&& body) { guarded(ir::BlockKind::LastIter, 0, 0, body); }
-  TS_NO_HD_WARNING
+  void last_iter(F&& body) { guarded(ir::BlockKind::LastIter, 0, 0, body); }
   template <class F>
-  TS_HD void every(int period, int start, F&& body) { guarded(ir::BlockKind::Every, period, start, body); }
-  TS_NO_HD_WARNING
+  void every(int period, int start, F&& body) { guarded(ir::BlockKind::Every, period, start, body); }
   template <class F>
-  TS_HD void every(int period, F&& body) { guarded(ir::BlockKind::Every, period, 0, body); }
-  TS_NO_HD_WARNING TS_HD void break_loop() { rec_->break_loop(block_); }
-  TS_NO_HD_WARNING TS_HD Sym iteration() const { return Sym{"iter", false, 0}; }
+  void every(int period, F&& body) { guarded(ir::BlockKind::Every, period, 0, body); }
+  void break_loop() { rec_->break_loop(block_); }
+  Sym iteration() const { return Sym{"iter", false, 0}; }
 
  private:
-  TS_NO_HD_WARNING
   template <class F>
-  TS_HD void guarded(ir::BlockKind kind, int period, int start, F& body) {
+  void guarded(ir::BlockKind kind, int period, int start, F& body) {
     int id = rec_->open_guard(kind, block_, period, start);
     body();
     rec_->close_block(id);
@@ -169,14 +163,13 @@ class DomainLoopHandle {
 class WorkTileLoopHandle {
  public:
   WorkTileLoopHandle(ScheduleRecorder* r, int block) : rec_(r), block_(block) {}
-  TS_NO_HD_WARNING
   template <class F>
-  TS_HD void skippable(F&& body) {
+  void skippable(F&& body) {
     int id = rec_->open_skippable(block_);
     body();
     rec_->close_block(id);
   }
-  TS_NO_HD_WARNING TS_HD Sym tile_idx() const { return Sym{"tile_idx", false, 0}; }
+  Sym tile_idx() const { return Sym{"tile_idx", false, 0}; }
 
  private:
   ScheduleRecorder* rec_;
@@ -189,28 +182,26 @@ class Handle {
  public:
   using resource_type = T;
   Handle(ScheduleRecorder* r, int id, T const* value) : rec_(r), id_(id), value_(value) {}
-  TS_NO_HD_WARNING TS_HD T const* operator->() const { return value_; }
-  TS_NO_HD_WARNING TS_HD T const& get() const { return *value_; }
+  T const* operator->() const { return value_; }
+  T const& get() const { return *value_; }
   int id() const { return id_; }
-  TS_NO_HD_WARNING TS_HD ScheduleRecorder* recorder() const { return rec_; }
+  ScheduleRecorder* recorder() const { return rec_; }
 
-  TS_NO_HD_WARNING TS_HD void try_acquire() const { rec_->add_sync(ir::StepKind::TryAcquire, id_); }
-  TS_NO_HD_WARNING TS_HD void acquire() const { rec_->add_sync(ir::StepKind::Acquire, id_); }
-  TS_NO_HD_WARNING TS_HD void commit() const { rec_->add_sync(ir::StepKind::Commit, id_); }
-  TS_NO_HD_WARNING TS_HD void try_wait() const { rec_->add_sync(ir::StepKind::TryWait, id_); }
-  TS_NO_HD_WARNING TS_HD void wait() const { rec_->add_sync(ir::StepKind::Wait, id_); }
-  TS_NO_HD_WARNING TS_HD void release() const { rec_->add_sync(ir::StepKind::Release, id_); }
+  void try_acquire() const { rec_->add_sync(ir::StepKind::TryAcquire, id_); }
+  void acquire() const { rec_->add_sync(ir::StepKind::Acquire, id_); }
+  void commit() const { rec_->add_sync(ir::StepKind::Commit, id_); }
+  void try_wait() const { rec_->add_sync(ir::StepKind::TryWait, id_); }
+  void wait() const { rec_->add_sync(ir::StepKind::Wait, id_); }
+  void release() const { rec_->add_sync(ir::StepKind::Release, id_); }
   // Work-queue bookkeeping (SPEC S4.6); only queues have them.
-  TS_NO_HD_WARNING TS_HD void get_and_advance_work_tile() const requires requires { T::is_work_queue; } {
+  void get_and_advance_work_tile() const requires requires { T::is_work_queue; } {
     rec_->add_sync(ir::StepKind::QueueAdvance, id_);
   }
-  TS_NO_HD_WARNING TS_HD void fetch_work_tile() const requires requires { T::is_work_queue; } {
+  void fetch_work_tile() const requires requires { T::is_work_queue; } {
     rec_->add_sync(ir::StepKind::QueueFetch, id_);
   }
-
-  TS_NO_HD_WARNING
   template <auto M>
-  TS_HD ir::Bound per_tile() const {
+  ir::Bound per_tile() const {
     ir::Bound b;
     b.kind = ir::Bound::Kind::PerTile;
     b.value_known = false;
@@ -218,10 +209,8 @@ class Handle {
     b.provider_resource = id_;
     return b;
   }
-
-  TS_NO_HD_WARNING
   template <auto M, class... A>
-  TS_HD auto invoke(A const&... args) const {
+  auto invoke(A const&... args) const {
     using W = work_traits<M>;
     static_assert(std::is_base_of_v<typename W::owner, T>,
                   "ts::work<M>(h): M is a method of another resource type than the handle's resource");
@@ -238,16 +227,14 @@ class Handle {
   }
 
  private:
-  TS_NO_HD_WARNING
   template <class... C>
-  TS_HD static std::vector<std::string> ct_values(detail::type_list<C...>) {
+  static std::vector<std::string> ct_values(detail::type_list<C...>) {
     std::vector<std::string> v;
     (v.push_back(printable(C::value)), ...);
     return v;
   }
-  TS_NO_HD_WARNING
   template <auto M, std::size_t... Is, class... A>
-  TS_HD void check_args(std::vector<int>& reads, std::string const& name, std::index_sequence<Is...>,
+  void check_args(std::vector<int>& reads, std::string const& name, std::index_sequence<Is...>,
                   A const&... args) const {
     using Params = typename work_traits<M>::token_params;
     (check_one<typename std::tuple_element<Is, typename as_tuple<Params>::type>::type>(reads, name, int(Is), args),
@@ -259,18 +246,15 @@ class Handle {
   struct as_tuple<detail::type_list<Ts...>> {
     using type = std::tuple<std::remove_cvref_t<Ts>...>;
   };
-  TS_NO_HD_WARNING
   template <class P, class A>
-  TS_HD void check_one(std::vector<int>& reads, std::string const& name, int idx, A const& tok) const {
+  void check_one(std::vector<int>& reads, std::string const& name, int idx, A const& tok) const {
     static_assert(std::is_same_v<typename A::value_type, P>,
                   "ts::work<M>(h, tokens...): a token's type differs from the method's parameter type");
     rec_->check_token(tok.slot, id_, name, idx);
     reads.push_back(tok.slot);
   }
-
-  TS_NO_HD_WARNING
   template <auto M, class... S>
-  TS_HD auto make_tokens(int step, detail::type_list<S...>) const {
+  auto make_tokens(int step, detail::type_list<S...>) const {
     int first = sizeof...(S) ? rec_->first_slot(step) : -1;
     [&]<std::size_t... Is>(std::index_sequence<Is...>) {
       (describe<M, S>(first + int(Is), int(Is)), ...);
@@ -285,9 +269,8 @@ class Handle {
       }(std::index_sequence_for<S...>{});
     }
   }
-  TS_NO_HD_WARNING
   template <auto M, class S>
-  TS_HD void describe(int slot, int result_index) const {
+  void describe(int slot, int result_index) const {
     std::string nm = rec_->resource_name(id_) + "." + short_method(member_name<M>()) + "." +
                      std::to_string(result_index);
     std::string def = printable(S{});
@@ -301,9 +284,8 @@ class Handle {
     }
     rec_->describe_slot(slot, nm, type_name<S>(), def, doc);
   }
-  TS_NO_HD_WARNING
   template <auto M, class S, std::size_t... Is>
-  TS_HD static void visit_slot(int want, std::string& nm, std::string& def, std::string& doc, std::index_sequence<Is...>) {
+  static void visit_slot(int want, std::string& nm, std::string& def, std::string& doc, std::index_sequence<Is...>) {
     (
         [&] {
           if (int(Is) == want) {
@@ -315,9 +297,8 @@ class Handle {
         }(),
         ...);
   }
-  TS_NO_HD_WARNING
   template <class V>
-  TS_HD static std::string printable(V const& v) {
+  static std::string printable(V const& v) {
     if constexpr (std::is_same_v<V, bool>) {
       return v ? "true" : "false";
     } else if constexpr (std::is_arithmetic_v<V>) {
@@ -345,20 +326,17 @@ class Context {
 
   // Thread geometry. task_threads is known at capture; the rest is runtime.
   int task_threads() const { return task_threads_; }
-  TS_NO_HD_WARNING TS_HD Sym task_thread() const { return Sym{"thread", false, 0}; }
-  TS_NO_HD_WARNING TS_HD Sym block_idx() const { return Sym{"block_idx", false, 0}; }
-  TS_NO_HD_WARNING TS_HD Sym grid_blocks() const { return Sym{"grid_blocks", false, 0}; }
-  TS_NO_HD_WARNING TS_HD Sym global_thread() const { return block_idx() * task_threads_ + task_thread(); }
-  TS_NO_HD_WARNING TS_HD Sym grid_threads() const { return grid_blocks() * task_threads_; }
-
-  TS_NO_HD_WARNING
+  Sym task_thread() const { return Sym{"thread", false, 0}; }
+  Sym block_idx() const { return Sym{"block_idx", false, 0}; }
+  Sym grid_blocks() const { return Sym{"grid_blocks", false, 0}; }
+  Sym global_thread() const { return block_idx() * task_threads_ + task_thread(); }
+  Sym grid_threads() const { return grid_blocks() * task_threads_; }
   template <class B0, class B1, class B2, class F>
-  TS_HD void domain_loop(B0 const& start, B1 const& end, B2 const& step, F&& body) {
+  void domain_loop(B0 const& start, B1 const& end, B2 const& step, F&& body) {
     domain_loop(start, end, step, Unroll<1>{}, body);
   }
-  TS_NO_HD_WARNING
   template <class B0, class B1, class B2, int N, class F>
-  TS_HD void domain_loop(B0 const& start, B1 const& end, B2 const& step, Unroll<N>, F&& body) {
+  void domain_loop(B0 const& start, B1 const& end, B2 const& step, Unroll<N>, F&& body) {
     std::optional<int> u;
     if (N > 0) u = N;
     int id = rec_->open_domain_loop(rec::to_bound(start), rec::to_bound(end), rec::to_bound(step), u);
@@ -366,67 +344,52 @@ class Context {
     invoke_body(body, d);
     rec_->close_domain_loop(id);
   }
-
-  TS_NO_HD_WARNING
   template <class Q, class F>
-  TS_HD void work_tile_loop(Handle<Q> const& wq, F&& body) {
+  void work_tile_loop(Handle<Q> const& wq, F&& body) {
     tile_loop_impl(wq, ir::SkipIf{}, body);
   }
   // skip_if forms (SPEC S4.5): ts::skip_if<&Queue::method>, ts::skip_if<&fn(queue, tile)>,
   // ts::skip_if<&fn(tile)>; see schedule/skip_if.hpp.
-  TS_NO_HD_WARNING
   template <class Q, class S, class F>
-  TS_HD void work_tile_loop(Handle<Q> const& wq, S const& skip, F&& body) {
+  void work_tile_loop(Handle<Q> const& wq, S const& skip, F&& body) {
     tile_loop_impl(wq, skip.template describe<Q>(), body);
   }
-
-  TS_NO_HD_WARNING
   template <class C, class F>
-  TS_HD void when_true(Token<C> const& cond, F&& body) { condition(ir::BlockKind::WhenTrue, cond, nullptr, body); }
-  TS_NO_HD_WARNING
+  void when_true(Token<C> const& cond, F&& body) { condition(ir::BlockKind::WhenTrue, cond, nullptr, body); }
   template <class C, class F>
-  TS_HD void when_false(Token<C> const& cond, F&& body) { condition(ir::BlockKind::WhenFalse, cond, nullptr, body); }
-  TS_NO_HD_WARNING
+  void when_false(Token<C> const& cond, F&& body) { condition(ir::BlockKind::WhenFalse, cond, nullptr, body); }
   template <class C, class F>
-  TS_HD void when_true(Token<C> const& cond, Key key, F&& body) { condition(ir::BlockKind::WhenTrue, cond, key.name, body); }
-  TS_NO_HD_WARNING
+  void when_true(Token<C> const& cond, Key key, F&& body) { condition(ir::BlockKind::WhenTrue, cond, key.name, body); }
   template <class C, class F>
-  TS_HD void when_false(Token<C> const& cond, Key key, F&& body) { condition(ir::BlockKind::WhenFalse, cond, key.name, body); }
+  void when_false(Token<C> const& cond, Key key, F&& body) { condition(ir::BlockKind::WhenFalse, cond, key.name, body); }
 
   // Guards, break and skippable on the context: they refer to the schedule's one
   // domain loop / work-tile loop and are rejected outside it, like the handle forms.
-  TS_NO_HD_WARNING
   template <class F>
-  TS_HD void first_iter(F&& body) { DomainLoopHandle(rec_, rec_->ir_domain_loop()).first_iter(body); }
-  TS_NO_HD_WARNING
+  void first_iter(F&& body) { DomainLoopHandle(rec_, rec_->ir_domain_loop()).first_iter(body); }
   template <class F>
-  TS_HD void last_iter(F&& body) { DomainLoopHandle(rec_, rec_->ir_domain_loop()).last_iter(body); }
-  TS_NO_HD_WARNING
+  void last_iter(F&& body) { DomainLoopHandle(rec_, rec_->ir_domain_loop()).last_iter(body); }
   template <class F>
-  TS_HD void every(int period, int start, F&& body) { DomainLoopHandle(rec_, rec_->ir_domain_loop()).every(period, start, body); }
-  TS_NO_HD_WARNING
+  void every(int period, int start, F&& body) { DomainLoopHandle(rec_, rec_->ir_domain_loop()).every(period, start, body); }
   template <class F>
-  TS_HD void every(int period, F&& body) { every(period, 0, body); }
-  TS_NO_HD_WARNING TS_HD void break_loop() { DomainLoopHandle(rec_, rec_->ir_domain_loop()).break_loop(); }
-  TS_NO_HD_WARNING
+  void every(int period, F&& body) { every(period, 0, body); }
+  void break_loop() { DomainLoopHandle(rec_, rec_->ir_domain_loop()).break_loop(); }
   template <class F>
-  TS_HD void skippable(F&& body) { WorkTileLoopHandle(rec_, rec_->ir_work_tile_loop()).skippable(body); }
+  void skippable(F&& body) { WorkTileLoopHandle(rec_, rec_->ir_work_tile_loop()).skippable(body); }
 
-  TS_NO_HD_WARNING TS_HD ScheduleRecorder* recorder() const { return rec_; }
+  ScheduleRecorder* recorder() const { return rec_; }
 
  private:
-  TS_NO_HD_WARNING
   template <class Q, class F>
-  TS_HD void tile_loop_impl(Handle<Q> const& wq, ir::SkipIf skip, F& body) {
+  void tile_loop_impl(Handle<Q> const& wq, ir::SkipIf skip, F& body) {
     static_assert(requires { Q::is_work_queue; }, "work_tile_loop(wq, ...): wq must be a ts::WorkQueue resource");
     int id = rec_->open_work_tile_loop(wq.id(), std::move(skip));
     WorkTileLoopHandle h(rec_, id);
     invoke_body(body, h);
     rec_->close_work_tile_loop(id);
   }
-  TS_NO_HD_WARNING
   template <class C, class F>
-  TS_HD void condition(ir::BlockKind kind, Token<C> const& cond, const char* key, F& body) {
+  void condition(ir::BlockKind kind, Token<C> const& cond, const char* key, F& body) {
     static_assert(std::is_same_v<C, bool> || std::is_integral_v<C>,
                   "when_true/when_false: the condition token must be bool or an integer type");
     int id = rec_->open_condition(kind, cond.slot, key);

@@ -1,0 +1,66 @@
+// The library's kernel entry: one CTA runs every task of a TaskManager, each warp in
+// the role of the task that owns it (ts::run_thread), over one dynamic SMEM block laid
+// out by the allocator (LaunchLayout).
+#pragma once
+#include <cstdint>
+
+#include "ts/arch/cuda_sm90.cuh"
+#include "ts/runtime/cuda/register_plan.cuh"
+#include "ts/runtime/dispatch.hpp"
+
+namespace ts::cuda {
+
+// Every pipelined resource's full/empty barriers, in one pass by one thread, made
+// visible to the CTA (and the async proxy) before any task starts.
+template <class Params>
+__device__ __forceinline__ void init_barriers(Params const& p, unsigned char* smem) {
+  if (threadIdx.x == 0) {
+    for (int r = 0; r < p.num_resources; ++r) {
+      auto const& pr = p.pipes[r];
+      if (!pr.pipelined) continue;
+      auto* full = reinterpret_cast<uint64_t*>(smem + pr.full_offset);
+      auto* empty = reinterpret_cast<uint64_t*>(smem + pr.empty_offset);
+      for (int s = 0; s < pr.num_stages; ++s) {
+        mbar_init(full + s, pr.full_arrivals);
+        mbar_init(empty + s, pr.empty_arrivals);
+      }
+    }
+    fence_barrier_init();
+  }
+  __syncthreads();
+}
+
+template <class Plan, class Params>
+__device__ __forceinline__ void kernel_body(Params const& p) {
+  extern __shared__ __align__(1024) unsigned char ts_smem[];
+  init_barriers(p, ts_smem);
+  with_warp_group_registers<Plan>([&] {
+    Sm90Arch arch;
+    arch.coord.thread_in_block = threadIdx.x;
+    arch.coord.block_threads = blockDim.x;
+    arch.coord.block_idx = blockIdx.x;
+    arch.coord.grid_blocks = gridDim.x;
+    arch.kctx.smem_base = ts_smem;
+    run_thread(arch, p);
+  });
+}
+
+// With a register plan: the cap at entry that setmaxnreg needs.
+template <class Plan, class Params>
+__global__ void __launch_bounds__(Plan::threads, 1) bounded_kernel(__grid_constant__ Params const p) {
+  kernel_body<Plan>(p);
+}
+
+// Without one: the compiler chooses (at most 1024 threads per block).
+template <class Params>
+__global__ void plain_kernel(__grid_constant__ Params const p) {
+  kernel_body<NoRegisterPlan>(p);
+}
+
+template <class Plan, class Params>
+constexpr auto kernel_for() {
+  if constexpr (Plan::active) return &bounded_kernel<Plan, Params>;
+  else return &plain_kernel<Params>;
+}
+
+}  // namespace ts::cuda

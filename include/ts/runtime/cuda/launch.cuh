@@ -1,0 +1,130 @@
+// ts::cuda::launch: runs a verified TaskManager on the GPU (sm_90a).
+//
+//   tm.print_and_verify();
+//   ts::cuda::launch(tm, ts::cuda::persistent_grid(), stream);            // no register plan
+//   ts::cuda::launch<ts::cuda::RegisterPlan<256, 40, 232>>(tm, grid, stream, {.pdl = true});
+//
+// The launch configuration comes from the tasks: block = all tasks' warps x 32,
+// dynamic SMEM = the allocator's layout; the grid is 1-D (block_idx / grid_blocks in
+// the schedules). Errors (unverified manager, register plan that disagrees with the
+// tasks, CUDA errors) throw ts::cuda::LaunchError.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+#include "ts/runtime/cuda/kernel.cuh"
+#include "ts/runtime/kernel_params.hpp"
+#include "ts/task_manager.hpp"
+
+namespace ts::cuda {
+
+struct LaunchError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct LaunchOptions {
+  // Programmatic Dependent Launch: this grid may start while the previous kernel in
+  // the stream runs; schedules order themselves with PdlWait / PdlLaunch resources.
+  bool pdl = false;
+  // Synchronize after the launch and report execution errors (tests, debugging).
+  bool synchronize = false;
+};
+
+inline void check(cudaError_t e, char const* what) {
+  if (e != cudaSuccess) throw LaunchError(std::string("ts::cuda::launch: ") + what + ": " + cudaGetErrorString(e));
+}
+
+inline int persistent_grid(int device = 0) {
+  int sms = 0;
+  check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute");
+  return sms;
+}
+
+namespace detail {
+
+// The plan the tasks ask for, spelled as the type the caller must pass.
+inline std::string wanted_plan(Model const& m) {
+  int warps = m.total_warps();
+  std::ostringstream os;
+  os << "ts::cuda::RegisterPlan<" << warps * 32;
+  for (int wg = 0; wg < (warps + 3) / 4; ++wg) {
+    int r = 0;
+    for (auto const& t : m.tasks)
+      if (t.num_registers && t.warp_start / 4 <= wg && (t.warp_start + t.num_warps - 1) / 4 >= wg) r = *t.num_registers;
+    os << ", " << r;
+  }
+  os << ">";
+  return os.str();
+}
+
+template <class Plan>
+void check_register_plan(Model const& m, int block_threads) {
+  bool any = false;
+  for (auto const& t : m.tasks) any |= t.num_registers.has_value();
+  if constexpr (!Plan::active) {
+    if (any)
+      throw LaunchError("ts::cuda::launch: tasks declare num_registers, so the kernel needs a register plan: call "
+                        "ts::cuda::launch<" + wanted_plan(m) + ">(...)");
+  } else {
+    if (Plan::threads != block_threads)
+      throw LaunchError("ts::cuda::launch: RegisterPlan has " + std::to_string(Plan::threads) +
+                        " threads but the tasks use " + std::to_string(block_threads) + "; expected " + wanted_plan(m));
+    for (auto const& t : m.tasks)
+      for (int w = t.warp_start; w < t.warp_start + t.num_warps; ++w) {
+        int planned = Plan::regs[w / 4];
+        int asked = t.num_registers.value_or(0);
+        if (planned != asked)
+          throw LaunchError("ts::cuda::launch: task '" + t.name + "' asks for " +
+                            (asked ? std::to_string(asked) : std::string("no")) +
+                            " registers but the plan gives its warp group " + std::to_string(w / 4) + " " +
+                            std::to_string(planned) + "; expected " + wanted_plan(m));
+      }
+  }
+}
+
+}  // namespace detail
+
+template <class Plan = NoRegisterPlan, class... Tasks>
+void launch(TaskManager<Tasks...>& tm, int grid_blocks, cudaStream_t stream = nullptr, LaunchOptions const& o = {}) {
+  if (!tm.verified())
+    throw LaunchError(
+        "ts::cuda::launch: the TaskManager was not verified: call tm.print_and_verify() first (it must not "
+        "throw and its verdict must not be UNSAFE)");
+  LaunchLayout const& layout = tm.layout();
+  detail::check_register_plan<Plan>(tm.model(), layout.block_threads);
+  if (layout.block_threads <= 0 || layout.block_threads > 1024)
+    throw LaunchError("ts::cuda::launch: " + std::to_string(layout.block_threads) +
+                      " threads per block (tasks' warps x 32) is outside 1..1024");
+  if (grid_blocks <= 0) throw LaunchError("ts::cuda::launch: grid must have at least one block");
+
+  auto const params = make_kernel_params(tm, layout);
+  using Params = std::remove_cv_t<decltype(params)>;
+  auto kernel = kernel_for<Plan, Params>();
+  check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(layout.smem_bytes)),
+        "cudaFuncSetAttribute(MaxDynamicSharedMemorySize)");
+
+  cudaLaunchConfig_t cfg{};
+  cfg.gridDim = dim3(unsigned(grid_blocks));
+  cfg.blockDim = dim3(unsigned(layout.block_threads));
+  cfg.dynamicSmemBytes = layout.smem_bytes;
+  cfg.stream = stream;
+  cudaLaunchAttribute attr[1];
+  if (o.pdl) {
+    attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr[0].val.programmaticStreamSerializationAllowed = 1;
+    cfg.attrs = attr;
+    cfg.numAttrs = 1;
+  }
+  check(cudaLaunchKernelEx(&cfg, kernel, params), "cudaLaunchKernelEx");
+  if (o.synchronize) check(cudaStreamSynchronize(stream), "kernel execution");
+}
+
+// Zeroes a dynamic queue's counter before a launch (stream-ordered).
+inline void reset_queue(unsigned* counter, cudaStream_t stream = nullptr) {
+  check(cudaMemsetAsync(counter, 0, sizeof(unsigned), stream), "cudaMemsetAsync(queue counter)");
+}
+
+}  // namespace ts::cuda

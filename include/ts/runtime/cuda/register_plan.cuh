@@ -1,0 +1,79 @@
+// Register reallocation per warp group (setmaxnreg, sm_90a).
+//
+// Why a compile-time plan: setmaxnreg.{inc,dec}.sync.aligned.u32 takes its count as an
+// immediate, and it only takes effect when the kernel has a register cap at entry
+// (__launch_bounds__(threads, 1)), so both the thread count and every warp group's
+// budget must be template values. The tasks' num_registers stay the single source of
+// truth: ts::cuda::launch compares the plan with them and refuses a mismatch, naming
+// the plan to write (e.g. "ts::cuda::RegisterPlan<256, 40, 232>").
+//
+//   ts::cuda::launch<ts::cuda::RegisterPlan<256, 40, 232>>(tm, grid, stream);
+//
+// An entry of 0 leaves that warp group at the entry budget.
+#pragma once
+#include <cstdint>
+#include <utility>
+
+namespace ts::cuda {
+
+// Registers per thread at kernel entry under __launch_bounds__(threads, 1): the
+// register file (64 Ki) shared evenly, at most 255 (ptxas' per-thread ceiling),
+// rounded down to setmaxnreg's granule of 8.
+constexpr int entry_registers(int threads) {
+  int r = 65536 / threads;
+  if (r > 255) r = 255;
+  return r / 8 * 8;
+}
+
+struct NoRegisterPlan {
+  static constexpr int threads = 0;
+  static constexpr int warp_groups = 0;
+  static constexpr bool active = false;
+  static constexpr int budget(int) { return 0; }
+};
+
+template <int Threads, int... Regs>
+struct RegisterPlan {
+  static constexpr int threads = Threads;
+  static constexpr int warp_groups = sizeof...(Regs);
+  static constexpr bool active = true;
+  static constexpr int entry = entry_registers(Threads);
+  static constexpr int regs[sizeof...(Regs)] = {Regs...};
+  static constexpr int budget(int wg) { return regs[wg] == 0 ? entry : regs[wg]; }
+
+  static_assert(Threads % 128 == 0 && Threads / 128 == int(sizeof...(Regs)),
+                "RegisterPlan<Threads, R...>: give one budget per warp group (Threads / 128 values)");
+  static_assert(((Regs == 0 || (Regs >= 24 && Regs <= 256 && Regs % 8 == 0)) && ...),
+                "RegisterPlan: each budget is 0 (keep) or 24..256 in steps of 8 (setmaxnreg's range)");
+  static_assert(((Regs == 0 ? entry : Regs) + ... + 0) * 128 <= 65536,
+                "RegisterPlan: the warp groups' budgets exceed the 64 Ki-register file");
+};
+
+#if defined(__CUDACC__)
+template <int R, int Entry>
+__device__ __forceinline__ void set_max_registers() {
+  if constexpr (R == 0 || R == Entry) {
+  } else if constexpr (R > Entry) {
+    asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(R));
+  } else {
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(R));
+  }
+}
+
+// Runs f() in every thread after its warp group took its budget. Each warp group's
+// role is one branch of one if/else chain, which is what ptxas needs to honour
+// setmaxnreg (otherwise it warns C7508 and ignores it).
+template <class Plan, class F>
+__device__ __forceinline__ void with_warp_group_registers(F&& f) {
+  if constexpr (!Plan::active) {
+    f();
+  } else {
+    int const wg = __shfl_sync(0xffffffffu, static_cast<int>(threadIdx.x) / 128, 0);  // warp-uniform
+    [&]<int... I>(std::integer_sequence<int, I...>) {
+      (void)((wg == I ? (set_max_registers<Plan::regs[I], Plan::entry>(), f(), true) : false) || ...);
+    }(std::make_integer_sequence<int, Plan::warp_groups>{});
+  }
+}
+#endif
+
+}  // namespace ts::cuda
