@@ -3,7 +3,9 @@
 // out by the allocator (LaunchLayout).
 #pragma once
 #include <cstdint>
+#include <type_traits>
 
+#include "ts/arch/cuda_registers.cuh"
 #include "ts/arch/cuda_sm90.cuh"
 #include "ts/runtime/cuda/register_plan.cuh"
 #include "ts/runtime/dispatch.hpp"
@@ -32,10 +34,14 @@ __device__ __forceinline__ void init_barriers(Params const& p, unsigned char* sm
 
 template <class Plan, class Params>
 __device__ __forceinline__ void kernel_body(Params const& p) {
-  extern __shared__ __align__(1024) unsigned char ts_smem[];
+  extern __shared__ __align__(1024) unsigned char ts_smem_raw[];
+  // The layout's alignments (1024 B for swizzled TMA tiles) are relative to this base;
+  // the launcher asks for 1 KiB of slack.
+  unsigned char* ts_smem =
+      reinterpret_cast<unsigned char*>((reinterpret_cast<uintptr_t>(ts_smem_raw) + 1023) & ~uintptr_t(1023));
   init_barriers(p, ts_smem);
   with_warp_group_registers<Plan>([&] {
-    Sm90Arch arch;
+    std::conditional_t<Plan::per_task, WithRegisterControl<Sm90Arch, Plan::threads>, Sm90Arch> arch;
     arch.coord.thread_in_block = threadIdx.x;
     arch.coord.block_threads = blockDim.x;
     arch.coord.block_idx = blockIdx.x;

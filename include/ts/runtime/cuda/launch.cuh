@@ -64,7 +64,11 @@ template <class Plan>
 void check_register_plan(Model const& m, int block_threads) {
   bool any = false;
   for (auto const& t : m.tasks) any |= t.num_registers.has_value();
-  if constexpr (!Plan::active) {
+  if constexpr (Plan::per_task) {
+    if (Plan::threads != block_threads)
+      throw LaunchError("ts::cuda::launch: TaskRegisterBudgets has " + std::to_string(Plan::threads) +
+                        " threads but the tasks use " + std::to_string(block_threads));
+  } else if constexpr (!Plan::active) {
     if (any)
       throw LaunchError("ts::cuda::launch: tasks declare num_registers, so the kernel needs a register plan: call "
                         "ts::cuda::launch<" + wanted_plan(m) + ">(...)");
@@ -95,6 +99,22 @@ void launch(TaskManager<Tasks...>& tm, int grid_blocks, cudaStream_t stream = nu
         "throw and its verdict must not be UNSAFE)");
   LaunchLayout const& layout = tm.layout();
   detail::check_register_plan<Plan>(tm.model(), layout.block_threads);
+  if constexpr (Plan::per_task) {
+    // Each budget must be a compile-time property of the task's schedule.
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+      (
+          [&] {
+            using Sched = typename std::tuple_element_t<I, std::tuple<Tasks...>>::schedule_type;
+            auto const& t = tm.model().tasks[I];
+            if (t.num_registers && !HasRegisterBudget<Sched>)
+              throw LaunchError("ts::cuda::launch<TaskRegisterBudgets>: task '" + t.name + "' asks for " +
+                                std::to_string(*t.num_registers) +
+                                " registers through .registers(); give its schedule ts::with_registers<" +
+                                std::to_string(*t.num_registers) + ">(...) instead");
+          }(),
+          ...);
+    }(std::index_sequence_for<Tasks...>{});
+  }
   if (layout.block_threads <= 0 || layout.block_threads > 1024)
     throw LaunchError("ts::cuda::launch: " + std::to_string(layout.block_threads) +
                       " threads per block (tasks' warps x 32) is outside 1..1024");
@@ -103,13 +123,20 @@ void launch(TaskManager<Tasks...>& tm, int grid_blocks, cudaStream_t stream = nu
   auto const params = make_kernel_params(tm, layout);
   using Params = std::remove_cv_t<decltype(params)>;
   auto kernel = kernel_for<Plan, Params>();
-  check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(layout.smem_bytes)),
-        "cudaFuncSetAttribute(MaxDynamicSharedMemorySize)");
+  unsigned const smem = layout.smem_bytes + 1024;  // slack to align the base to 1 KiB
+  // Raised once per kernel instantiation (and again only for a larger layout): the call
+  // costs microseconds, which short kernels would otherwise pay on every launch.
+  static unsigned configured_smem = 0;
+  if (smem > configured_smem) {
+    check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)),
+          "cudaFuncSetAttribute(MaxDynamicSharedMemorySize)");
+    configured_smem = smem;
+  }
 
   cudaLaunchConfig_t cfg{};
   cfg.gridDim = dim3(unsigned(grid_blocks));
   cfg.blockDim = dim3(unsigned(layout.block_threads));
-  cfg.dynamicSmemBytes = layout.smem_bytes;
+  cfg.dynamicSmemBytes = smem;
   cfg.stream = stream;
   cudaLaunchAttribute attr[1];
   if (o.pdl) {

@@ -29,7 +29,22 @@ struct NoRegisterPlan {
   static constexpr int threads = 0;
   static constexpr int warp_groups = 0;
   static constexpr bool active = false;
+  static constexpr bool per_task = false;
   static constexpr int budget(int) { return 0; }
+};
+
+// Budgets taken from the tasks' schedules (ts::with_registers<N>), applied inside each
+// task's own branch of the dispatch, so ptxas sees only that task's code after the
+// setmaxnreg. Use it when the roles' register needs differ widely (a 40-register TMA
+// producer beside 232-register MMA warp groups): a per-warp-group plan runs the whole
+// dispatch after the setmaxnreg and cannot fit it in 40 registers.
+template <int Threads>
+struct TaskRegisterBudgets {
+  static constexpr int threads = Threads;
+  static constexpr int warp_groups = Threads / 128;
+  static constexpr bool active = true;
+  static constexpr bool per_task = true;
+  static constexpr int entry = entry_registers(Threads);
 };
 
 template <int Threads, int... Regs>
@@ -37,6 +52,7 @@ struct RegisterPlan {
   static constexpr int threads = Threads;
   static constexpr int warp_groups = sizeof...(Regs);
   static constexpr bool active = true;
+  static constexpr bool per_task = false;
   static constexpr int entry = entry_registers(Threads);
   static constexpr int regs[sizeof...(Regs)] = {Regs...};
   static constexpr int budget(int wg) { return regs[wg] == 0 ? entry : regs[wg]; }
@@ -65,7 +81,7 @@ __device__ __forceinline__ void set_max_registers() {
 // setmaxnreg (otherwise it warns C7508 and ignores it).
 template <class Plan, class F>
 __device__ __forceinline__ void with_warp_group_registers(F&& f) {
-  if constexpr (!Plan::active) {
+  if constexpr (!Plan::active || Plan::per_task) {
     f();
   } else {
     int const wg = __shfl_sync(0xffffffffu, static_cast<int>(threadIdx.x) / 128, 0);  // warp-uniform
