@@ -6,5 +6,6 @@ cd "$(dirname "$0")/.."
 out=${OUT:-out}
 mkdir -p "$out"
 cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build build-gpu --target ts_bench_gemm -j "$(nproc)"
+cmake --build build-gpu --target ts_bench_gemm ts_bench_copy -j "$(nproc)"
 ./build-gpu/bench/gemm/ts_bench_gemm 2>&1 | tee "$out/gemm.log" | grep -E "^(bench|check|device)"
+./build-gpu/bench/copy/ts_bench_copy 2>&1 | tee "$out/copy.log" | grep -E "^(bench|check|device)"

@@ -26,3 +26,12 @@ TEST(GemmModel, LayoutFitsSharedMemory) {
   EXPECT_EQ(L.pipes[smem].empty_arrivals, 8);
   EXPECT_EQ(L.pipes[smem].stage_bytes, uint32_t(gemm::kBytesA + gemm::kBytesB));
 }
+
+TEST(GemmModel, CheckerProvesTheScheduleForEveryK) {
+  gemm::Problem p{1024, 1024, 4096};
+  std::ostringstream out;
+  auto tm = gemm::make_gemm(p, ts::Options{.verbose = true});
+  auto rep = tm.print_and_verify(out);
+  EXPECT_EQ(rep.verdict, ts::Verdict::SafeAllK) << out.str();
+  EXPECT_NE(out.str().find("Result: SAFE (for all k >= 1)"), std::string::npos);
+}

@@ -180,7 +180,7 @@ struct LoadSchedule {
   template <class S, class G, class Smem, class Q>
   TS_HD void operator()(S& s, G& gmem, Smem& smem, Q& wq) const {
     s.work_tile_loop(wq, [&] {
-      s.domain_loop(0, gmem->k_iters(), 1, [&] {
+      s.domain_loop(0, ts::runtime(gmem->k_iters(), "k_iters"), 1, [&] {
         smem.acquire();
         auto src = ts::work<&GmemAB::source>(gmem);
         ts::work<&SmemAB::load>(smem, src);
@@ -199,7 +199,7 @@ struct MathSchedule {
   TS_HD void operator()(S& s, Smem& smem, Acc& acc, Out& out, Q& wq) const {
     s.work_tile_loop(wq, [&] {
       ts::work<&Accumulator::begin_tile>(acc);
-      s.domain_loop(0, out->k_iters, 1, [&] {
+      s.domain_loop(0, ts::runtime(out->k_iters, "k_iters"), 1, [&] {
         smem.wait();
         auto descs = ts::work<&SmemAB::descriptors>(smem);
         ts::work<&Accumulator::mma>(acc, descs);

@@ -17,6 +17,7 @@
 #include "ts/schedule/ir.hpp"
 #include "ts/schedule/slots.hpp"
 #include "ts/schedule/symbolic.hpp"
+#include "ts/schedule/runtime_value.hpp"
 #include "ts/schedule/unroll.hpp"
 
 namespace ts {
@@ -57,12 +58,6 @@ struct Key {
 };
 
 
-// A launch value that must be treated as runtime (not baked into the schedule).
-struct RuntimeValue {
-  long long value;
-  const char* name;
-};
-inline RuntimeValue runtime(long long v, const char* name = "runtime") { return {v, name}; }
 
 struct ResourceInfoForRecording {
   std::string name;
