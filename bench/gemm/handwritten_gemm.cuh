@@ -10,6 +10,7 @@
 #include <cuda_bf16.h>
 
 #include "ts/arch/cuda_sm90.cuh"
+#include "ts/arch/sm90_epilogue.cuh"
 #include "ts/arch/sm90_tma.cuh"
 #include "ts/arch/sm90_wgmma.cuh"
 
@@ -32,18 +33,19 @@ __host__ __device__ inline void tile_coord(int t, int tiles_m, int tiles_n, int&
 
 template <int kStages>
 constexpr int handwritten_smem_bytes() {
-  return 1024 + kStages * (kStageBytesA + kStageBytesB) + 2 * kStages * 8;
+  return 1024 + kStages * (kStageBytesA + kStageBytesB) + 32768 + 2 * kStages * 8;
 }
 
 template <int kStages>
 __global__ void __launch_bounds__(384, 1)
     handwritten_gemm(__grid_constant__ const CUtensorMap tm_a, __grid_constant__ const CUtensorMap tm_b,
-                     __nv_bfloat16* __restrict__ d, int M, int N, int K) {
+                     __nv_bfloat16* __restrict__ d, int M, int N, int K, CUtensorMap const* map_d) {
   extern __shared__ unsigned char smem_raw[];
   unsigned char* smem = reinterpret_cast<unsigned char*>((reinterpret_cast<uintptr_t>(smem_raw) + 1023) & ~uintptr_t(1023));
   unsigned char* sa = smem;
   unsigned char* sb = smem + kStages * kStageBytesA;
-  uint64_t* full = reinterpret_cast<uint64_t*>(sb + kStages * kStageBytesB);
+  unsigned char* staging = sb + kStages * kStageBytesB;  // 2 warp groups x 2 x 8 KiB (TMA-store epilogue)
+  uint64_t* full = reinterpret_cast<uint64_t*>(staging + 32768);
   uint64_t* empty = full + kStages;
 
   int const tiles_m = (M + kTileM - 1) / kTileM, tiles_n = (N + kTileN - 1) / kTileN;
@@ -115,6 +117,11 @@ __global__ void __launch_bounds__(384, 1)
       ts::sm90::wgmma_wait<0>();
       ts::sm90::fence_accumulators(acc);
       if (prev_stage >= 0 && t128 == 0) arch.mbar_arrive(&empty[prev_stage]);
+      if (map_d) {  // asynchronous TMA-store epilogue through swizzled SMEM boxes
+        ts::sm90::store_fragment_tma(acc, staging + mwg * 16384, map_d, tm * kTileM + mwg * 64, tn * kTileN, t128,
+                                     1 + mwg);
+        continue;
+      }
       // Epilogue: the m64n256 fragment straight to global memory as bf16 pairs.
       int row0 = tm * kTileM + mwg * 64 + warp * 16 + lane / 4;
 #pragma unroll
@@ -134,6 +141,7 @@ __global__ void __launch_bounds__(384, 1)
         }
       }
     }
+    if (map_d) ts::sm90::drain_fragment_stores(t128);
   }
 }
 

@@ -17,10 +17,11 @@ struct Shape {
 
 constexpr int kStages = 4;
 
-void run_handwritten(CUtensorMap const& ta, CUtensorMap const& tb, __nv_bfloat16* d, int M, int N, int K, int sms) {
+void run_handwritten(CUtensorMap const& ta, CUtensorMap const& tb, __nv_bfloat16* d, int M, int N, int K, int sms,
+                     CUtensorMap const* map_d) {
   int tiles = ((M + bench::kTileM - 1) / bench::kTileM) * ((N + bench::kTileN - 1) / bench::kTileN);
   int grid = tiles < sms ? tiles : sms;
-  bench::handwritten_gemm<kStages><<<grid, 384, bench::handwritten_smem_bytes<kStages>()>>>(ta, tb, d, M, N, K);
+  bench::handwritten_gemm<kStages><<<grid, 384, bench::handwritten_smem_bytes<kStages>()>>>(ta, tb, d, M, N, K, map_d);
 }
 
 }  // namespace
@@ -52,18 +53,30 @@ int main(int argc, char** argv) {
     CUtensorMap ta = ts::sm90::make_tensor_map_2d_bf16(a, s.m, s.k, bench::kTileM, bench::kTileK, true);
     CUtensorMap tb = ts::sm90::make_tensor_map_2d_bf16(b, s.n, s.k, bench::kTileN, bench::kTileK, true);
     CUtensorMap* maps;  // the TS resources read their tensor maps from device memory
-    BENCH_CHECK(cudaMalloc(&maps, 2 * sizeof(CUtensorMap)));
+    BENCH_CHECK(cudaMalloc(&maps, 4 * sizeof(CUtensorMap)));
     BENCH_CHECK(cudaMemcpy(maps, &ta, sizeof ta, cudaMemcpyHostToDevice));
     BENCH_CHECK(cudaMemcpy(maps + 1, &tb, sizeof tb, cudaMemcpyHostToDevice));
     __nv_bfloat16* dts;
     BENCH_CHECK(cudaMalloc(&dts, nd * 2));
+    // TMA-store epilogue maps for D (row pitch must be a multiple of 16 bytes).
+    bool tma_epilogue = s.n % 8 == 0 && !std::getenv("GEMM_DIRECT_EPILOGUE");
+    CUtensorMap const* map_d_hw = nullptr;
+    CUtensorMap const* map_d_ts = nullptr;
+    if (tma_epilogue) {
+      CUtensorMap td_hw = ts::sm90::make_tensor_map_2d_bf16(d, s.m, s.n, 64, 64, true);
+      CUtensorMap td_ts = ts::sm90::make_tensor_map_2d_bf16(dts, s.m, s.n, 64, 64, true);
+      BENCH_CHECK(cudaMemcpy(maps + 2, &td_hw, sizeof td_hw, cudaMemcpyHostToDevice));
+      BENCH_CHECK(cudaMemcpy(maps + 3, &td_ts, sizeof td_ts, cudaMemcpyHostToDevice));
+      map_d_hw = maps + 2;
+      map_d_ts = maps + 3;
+    }
     bench::poison_bf16<<<1024, 256>>>(dts, nd);
-    gemm::Problem prob{s.m, s.n, s.k, maps, maps + 1, reinterpret_cast<uint16_t*>(dts)};
+    gemm::Problem prob{s.m, s.n, s.k, maps, maps + 1, reinterpret_cast<uint16_t*>(dts), map_d_ts};
     bench::TsGemm tsg = bench::prepare_ts_gemm(prob, prop.multiProcessorCount, first_shape);
     first_shape = false;
 
     bench::cublas_gemm(h, a, b, ref, s.m, s.n, s.k);
-    run_handwritten(ta, tb, d, s.m, s.n, s.k, prop.multiProcessorCount);
+    run_handwritten(ta, tb, d, s.m, s.n, s.k, prop.multiProcessorCount, map_d_hw);
     tsg.launch();
     BENCH_CHECK(cudaGetLastError());
     BENCH_CHECK(cudaDeviceSynchronize());
@@ -71,7 +84,7 @@ int main(int argc, char** argv) {
     double err_ts = bench::relative_error(dts, ref, nd);
     double err_ts_host = bench::sampled_host_error(a, b, dts, s.m, s.n, s.k);
     float ms_ref = bench::median_ms([&] { bench::cublas_gemm(h, a, b, ref, s.m, s.n, s.k); });
-    float ms_hw = bench::median_ms([&] { run_handwritten(ta, tb, d, s.m, s.n, s.k, prop.multiProcessorCount); });
+    float ms_hw = bench::median_ms([&] { run_handwritten(ta, tb, d, s.m, s.n, s.k, prop.multiProcessorCount, map_d_hw); });
     float ms_ts = bench::median_ms([&] { tsg.launch(); });
     BENCH_CHECK(cudaGetLastError());
     double flop = 2.0 * s.m * s.n * s.k;
@@ -80,6 +93,7 @@ int main(int argc, char** argv) {
                 tf_ts, tf_ref, tf_ts / tf_ref);
     std::printf("bench gemm_twin size=%dx%dx%d ts=%.1f ref=%.1f ref_name=handwritten unit=TFLOP/s ratio=%.3f\n", s.m,
                 s.n, s.k, tf_ts, tf_hw, tf_ts / tf_hw);
+    std::printf("epilogue gemm size=%dx%dx%d %s\n", s.m, s.n, s.k, tma_epilogue ? "tma-store" : "direct");
     std::printf("check gemm size=%dx%dx%d err_ts_vs_cublas=%.2e err_handwritten_vs_cublas=%.2e err_ts_vs_host_fp64=%.2e %s\n",
                 s.m, s.n, s.k, err_ts, err_hw, err_ts_host,
                 (err_ts < 1e-2 && err_hw < 1e-2 && err_ts_host < 1e-2) ? "OK" : "MISMATCH");

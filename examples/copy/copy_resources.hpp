@@ -29,7 +29,7 @@ struct OutputGmem : ts::MemoryResource {
 struct GridStrideCopy {
   template <class S, class In, class Out>
   TS_HD void operator()(S& s, In& in, Out& out) const {
-    s.domain_loop(s.global_thread(), in->n, s.grid_threads(), [&] {
+    s.domain_loop(s.global_thread(), in->n, s.grid_threads(), ts::unroll<4>, [&] {
       auto item = ts::work<&InputGmem::get_item>(in);
       ts::work<&OutputGmem::set_item>(out, item);
     });

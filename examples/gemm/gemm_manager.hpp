@@ -10,6 +10,7 @@ struct Problem {
   void const* map_a = nullptr;  // device CUtensorMap of A (M x K, 128x64 boxes, 128B swizzle)
   void const* map_b = nullptr;  // device CUtensorMap of B (N x K, 256x64 boxes, 128B swizzle)
   uint16_t* d = nullptr;        // device D (M x N bf16)
+  void const* map_d = nullptr;  // device CUtensorMap of D (64x64 boxes, 128B swizzle); null: direct stores
   int tiles_m() const { return (M + kTileM - 1) / kTileM; }
   int tiles_n() const { return (N + kTileN - 1) / kTileN; }
   int k_iters() const { return (K + kTileK - 1) / kTileK; }
@@ -24,7 +25,7 @@ inline auto make_gemm(Problem const& p, ts::Options o = {}) {
                                                           .consumer_group = {ts::Agent::Warp, 8},
                                                           .consumer_signal = ts::Signal::TaskWarpLeader}));
   auto acc = ts::resource("acc", Accumulator{});
-  auto out = ts::resource("d", GmemD{{}, p.d, p.M, p.N, p.k_iters()});
+  auto out = ts::resource("d", GmemD{{}, p.d, p.M, p.N, p.k_iters(), p.map_d, {}});
   TileQueue q;
   q.num_tiles = p.tiles_m() * p.tiles_n();
   q.tiles_m = p.tiles_m();

@@ -17,6 +17,7 @@
 #include <cuda.h>
 #include <cuda_bf16.h>
 
+#include "ts/arch/sm90_epilogue.cuh"
 #include "ts/arch/sm90_tma.cuh"
 #include "ts/arch/sm90_wgmma.cuh"
 #endif
@@ -140,19 +141,34 @@ struct Accumulator : ts::MemoryResource {
   TS_HD float const* fragment(ts::ConsumerStage const&) const { return acc; }
 };
 
-// Global D: the epilogue stores each thread's m64n256 fragment as bf16 pairs.
+// Global D. With a tensor map (N a multiple of 8) the epilogue stages each warp group's
+// fragment through swizzled SMEM boxes and TMA stores them asynchronously; otherwise it
+// stores bf16 pairs straight from registers.
 struct GmemD : ts::MemoryResource {
   uint16_t* d = nullptr;  // bf16 bits
   int M = 0, N = 0;
-  int k_iters = 0;  // K extent in stages: the math task's domain (it never touches GMEM A/B)
+  int k_iters = 0;              // K extent in stages: the math task's domain (it never touches GMEM A/B)
+  void const* map_d = nullptr;  // CUtensorMap* of D (64 x 64 boxes, 128-byte swizzle), or null
+  ts::SmemArray<uint16_t> staging;  // 2 warp groups x 2 boxes of 64 x 64 bf16
+  void declare_allocations(ts::Allocations& al) {
+    if (map_d) al.smem("d_staging", staging, 2 * 2 * 64 * 64, 1024).producer_side();
+  }
   TS_HD void store(ts::ProducerStage const& si, float const* frag) const {
 #if defined(__CUDA_ARCH__)
+    int wg = si.thread.warp_in_task() / 4;
+    int row_base = si.work_tile.coord[0] * kTileM + wg * 64, col_base = si.work_tile.coord[1] * kTileN;
+    if (map_d) {
+      auto* box = reinterpret_cast<unsigned char*>(staging.ptr(si.context)) + wg * 16384;
+      ts::sm90::store_fragment_tma(frag, box, static_cast<CUtensorMap const*>(map_d), row_base, col_base,
+                                   si.thread.thread_in_task % 128, 1 + wg);
+      return;
+    }
     auto* out = reinterpret_cast<__nv_bfloat16*>(d);
-    int wg = si.thread.warp_in_task() / 4, warp = si.thread.warp_in_task() % 4, lane = si.thread.lane();
-    int row0 = si.work_tile.coord[0] * kTileM + wg * 64 + warp * 16 + lane / 4;
+    int warp = si.thread.warp_in_task() % 4, lane = si.thread.lane();
+    int row0 = row_base + warp * 16 + lane / 4;
 #pragma unroll
     for (int j = 0; j < 32; ++j) {
-      int col = si.work_tile.coord[1] * kTileN + j * 8 + (lane % 4) * 2;
+      int col = col_base + j * 8 + (lane % 4) * 2;
 #pragma unroll
       for (int h = 0; h < 2; ++h) {
         int row = row0 + h * 8;
@@ -170,6 +186,14 @@ struct GmemD : ts::MemoryResource {
 #else
     (void)si;
     (void)frag;
+#endif
+  }
+  // Auxiliary: the last asynchronous stores complete before the CTA exits.
+  TS_HD void drain(ts::AuxStage const& si) const {
+#if defined(__CUDA_ARCH__)
+    if (map_d) ts::sm90::drain_fragment_stores(si.thread.thread_in_task % 128);
+#else
+    (void)si;
 #endif
   }
 };
@@ -214,6 +238,7 @@ struct MathSchedule {
       wq.get_and_advance_work_tile();
       wq.release();
     });
+    ts::work<&GmemD::drain>(out);
   }
 };
 

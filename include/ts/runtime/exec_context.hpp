@@ -308,15 +308,14 @@ class Context {
   TS_HD long long global_thread() const { return block_idx() * task_threads() + task_thread(); }
   TS_HD long long grid_threads() const { return grid_blocks() * task_threads(); }
 
+  // Unroll defaults to 1 (SPEC S4.2): the loop stays rolled unless the schedule asks.
   template <class B0, class B1, class B2, class F>
   TS_HD void domain_loop(B0 start, B1 end, B2 step, F&& body) {
-    run_domain_loop(static_cast<long long>(start), static_cast<long long>(end), static_cast<long long>(step), body);
+    run_domain_loop<1>(static_cast<long long>(start), static_cast<long long>(end), static_cast<long long>(step), body);
   }
   template <class B0, class B1, class B2, int N, class F>
   TS_HD void domain_loop(B0 start, B1 end, B2 step, Unroll<N>, F&& body) {
-    // The factor is recorded for the printout; nvcc and g++ take their own unrolling
-    // decisions on the loop below (a #pragma cannot take a template argument portably).
-    run_domain_loop(static_cast<long long>(start), static_cast<long long>(end), static_cast<long long>(step), body);
+    run_domain_loop<N>(static_cast<long long>(start), static_cast<long long>(end), static_cast<long long>(step), body);
   }
 
   template <class H, class F>
@@ -377,28 +376,29 @@ class Context {
   bool loop_last_ = false;
 
  private:
-  template <class F>
+  template <int U, class F>
   TS_HD void run_domain_loop(long long start, long long end, long long step, F& body) {
     // One loop per step direction: each is a canonical counted loop the compiler can
     // unroll and keep several loads in flight (a direction test in the loop condition
     // blocked that: 0.6x of the hand-written grid-stride copy on the H200).
-    if (step > 0) domain_loop_dir<true>(start, end, step, body);
-    else domain_loop_dir<false>(start, end, step, body);
+    if (step > 0) domain_loop_dir<true, U>(start, end, step, body);
+    else domain_loop_dir<false, U>(start, end, step, body);
   }
-  template <bool Up, class F>
+  template <bool Up, int U, class F>
   TS_HD void domain_loop_dir(long long start, long long end, long long step, F& body) {
     DomainLoop<Context> d(this);
     loop_count_ = 0;
     long long i = start;
 #if TS_DEVICE_PASS
-    // Unrolled by hand, 4 iterations per trip while 4 remain: nvcc will not unroll a
-    // loop with the break_loop() exit, because the live_ flag is folded only after its
-    // unroller ran; here the later passes fold the checks away when the body never
-    // breaks, leaving four loads in flight (grid-stride copy on the H200: 0.62-0.70x
-    // of the hand-written twin when rolled).
-    if constexpr (Up) {
-      for (; i + 3 * step < end; i += 4 * step) {
-        for (int u = 0; u < 4; ++u) {
+    // ts::unroll<U>: unrolled by hand, U iterations per trip while U remain. nvcc will
+    // not unroll a loop with the break_loop() exit, because the live_ flag is folded only
+    // after its unroller ran; here the later passes fold the checks away when the body
+    // never breaks, leaving U loads in flight (grid-stride copy on the H200: 0.62-0.70x
+    // of the hand-written twin when rolled). The default (1) keeps large bodies, like
+    // the GEMM's k-loop, rolled.
+    if constexpr (Up && U > 1) {
+      for (; i + (U - 1) * step < end; i += U * step) {
+        for (int u = 0; u < U; ++u) {
           loop_offset_ = i + u * step;
           loop_last_ = i + (u + 1) * step >= end;
           invoke_body(body, d);
