@@ -5,6 +5,8 @@
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
 
+#include "ts/runtime/cuda/tensor_map.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -30,6 +32,14 @@
   } while (0)
 
 namespace bench {
+
+// Row-major bf16 [rows][cols] in boxes of box_rows x box_cols, 128-byte swizzled (what the
+// wgmma descriptors and the epilogue's boxes expect).
+inline CUtensorMap tensor_map_bf16(void const* base, uint64_t rows, uint64_t cols, uint32_t box_rows, uint32_t box_cols,
+                                   bool swizzle128) {
+  return ts::cuda::make_tensor_map_2d(base, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, rows, cols, box_rows, box_cols,
+                                      swizzle128 ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_NONE);
+}
 
 __global__ void fill_random_bf16(__nv_bfloat16* p, size_t n, uint64_t seed) {
   for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x) {

@@ -11,7 +11,7 @@
 
 #include "ts/arch/cuda_sm90.cuh"
 #include "ts/arch/sm90_epilogue.cuh"
-#include "ts/arch/sm90_tma.cuh"
+#include "ts/arch/cuda_copy.cuh"
 #include "ts/arch/sm90_wgmma.cuh"
 
 namespace bench {
@@ -65,8 +65,8 @@ __global__ void __launch_bounds__(384, 1)
   if (wg == 0) {
     ts::sm90::setmaxnreg_dec<40>();
     if (threadIdx.x == 0) {
-      ts::sm90::prefetch_tensor_map(&tm_a);
-      ts::sm90::prefetch_tensor_map(&tm_b);
+      ts::cuda::prefetch_tensor_map(&tm_a);
+      ts::cuda::prefetch_tensor_map(&tm_b);
       int stage = 0;
       uint32_t phase = 0;
       for (int t = blockIdx.x; t < num_tiles; t += gridDim.x) {
@@ -75,8 +75,8 @@ __global__ void __launch_bounds__(384, 1)
         for (int k = 0; k < k_iters; ++k) {
           arch.mbar_wait(&empty[stage], phase ^ 1u, ts::WaitSite{});
           arch.mbar_arrive_expect_tx(&full[stage], kStageBytesA + kStageBytesB);
-          ts::sm90::tma_load_2d(sa + stage * kStageBytesA, &tm_a, &full[stage], k * kTileK, tm * kTileM);
-          ts::sm90::tma_load_2d(sb + stage * kStageBytesB, &tm_b, &full[stage], k * kTileK, tn * kTileN);
+          ts::cuda::tensor_load_2d(sa + stage * kStageBytesA, &tm_a, k * kTileK, tm * kTileM, &full[stage]);
+          ts::cuda::tensor_load_2d(sb + stage * kStageBytesB, &tm_b, k * kTileK, tn * kTileN, &full[stage]);
           if (++stage == kStages) {
             stage = 0;
             phase ^= 1u;

@@ -50,8 +50,8 @@ int main(int argc, char** argv) {
     bench::fill_random_bf16<<<1024, 256>>>(b, nb, seed++);
     bench::poison_bf16<<<1024, 256>>>(d, nd);
     BENCH_CHECK(cudaGetLastError());
-    CUtensorMap ta = ts::sm90::make_tensor_map_2d_bf16(a, s.m, s.k, bench::kTileM, bench::kTileK, true);
-    CUtensorMap tb = ts::sm90::make_tensor_map_2d_bf16(b, s.n, s.k, bench::kTileN, bench::kTileK, true);
+    CUtensorMap ta = bench::tensor_map_bf16(a, s.m, s.k, bench::kTileM, bench::kTileK, true);
+    CUtensorMap tb = bench::tensor_map_bf16(b, s.n, s.k, bench::kTileN, bench::kTileK, true);
     CUtensorMap* maps;  // the TS resources read their tensor maps from device memory
     BENCH_CHECK(cudaMalloc(&maps, 4 * sizeof(CUtensorMap)));
     BENCH_CHECK(cudaMemcpy(maps, &ta, sizeof ta, cudaMemcpyHostToDevice));
@@ -63,8 +63,8 @@ int main(int argc, char** argv) {
     CUtensorMap const* map_d_hw = nullptr;
     CUtensorMap const* map_d_ts = nullptr;
     if (tma_epilogue) {
-      CUtensorMap td_hw = ts::sm90::make_tensor_map_2d_bf16(d, s.m, s.n, 64, 64, true);
-      CUtensorMap td_ts = ts::sm90::make_tensor_map_2d_bf16(dts, s.m, s.n, 64, 64, true);
+      CUtensorMap td_hw = bench::tensor_map_bf16(d, s.m, s.n, 64, 64, true);
+      CUtensorMap td_ts = bench::tensor_map_bf16(dts, s.m, s.n, 64, 64, true);
       BENCH_CHECK(cudaMemcpy(maps + 2, &td_hw, sizeof td_hw, cudaMemcpyHostToDevice));
       BENCH_CHECK(cudaMemcpy(maps + 3, &td_ts, sizeof td_ts, cudaMemcpyHostToDevice));
       map_d_hw = maps + 2;

@@ -18,7 +18,7 @@
 #include <cuda_bf16.h>
 
 #include "ts/arch/sm90_epilogue.cuh"
-#include "ts/arch/sm90_tma.cuh"
+#include "ts/arch/cuda_copy.cuh"
 #include "ts/arch/sm90_wgmma.cuh"
 #endif
 
@@ -82,8 +82,8 @@ struct SmemAB : ts::MemoryResource {
     if (si.thread.thread_in_task == 0) {
       auto* base_a = a.ptr(si.context) + si.stage_idx * kTileM * kTileK;
       auto* base_b = b.ptr(si.context) + si.stage_idx * kTileN * kTileK;
-      ts::sm90::tma_load_2d(base_a, static_cast<CUtensorMap const*>(map_a), si.barrier, src.k, src.m);
-      ts::sm90::tma_load_2d(base_b, static_cast<CUtensorMap const*>(map_b), si.barrier, src.k, src.n);
+      ts::cuda::tensor_load_2d(base_a, static_cast<CUtensorMap const*>(map_a), src.k, src.m, si.barrier);
+      ts::cuda::tensor_load_2d(base_b, static_cast<CUtensorMap const*>(map_b), src.k, src.n, si.barrier);
     }
 #else
     (void)si;

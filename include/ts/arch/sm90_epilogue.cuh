@@ -9,7 +9,7 @@
 
 #include <cstdint>
 
-#include "ts/arch/sm90_tma.cuh"
+#include "ts/arch/cuda_copy.cuh"
 
 namespace ts::sm90 {
 
@@ -25,13 +25,13 @@ __device__ inline void store_fragment_tma(float const* frag, unsigned char* stag
   int const warp = t128 / 32, lane = t128 % 32;
   bool const issuer = t128 == 0;
   // The previous tile's stores must have finished reading both boxes.
-  if (issuer) tma_store_wait_read<0>();
+  if (issuer) ts::cuda::bulk_wait_read<0>();
   named_barrier_sync(barrier_id, 128);
 #pragma unroll
   for (int q = 0; q < 4; ++q) {
     unsigned char* box = staging + (q % 2) * 8192;
     if (q >= 2) {  // the store issued two boxes ago read this buffer
-      if (issuer) tma_store_wait_read<1>();
+      if (issuer) ts::cuda::bulk_wait_read<1>();
       named_barrier_sync(barrier_id, 128);
     }
 #pragma unroll
@@ -45,18 +45,18 @@ __device__ inline void store_fragment_tma(float const* frag, unsigned char* stag
         *reinterpret_cast<__nv_bfloat162*>(box + byte) = __floats2bfloat162_rn(frag[4 * j + 2 * h], frag[4 * j + 2 * h + 1]);
       }
     }
-    fence_proxy_async_shared();
+    ts::cuda::fence_proxy_async();
     named_barrier_sync(barrier_id, 128);
     if (issuer) {
-      tma_store_2d(map_d, box, col_base + q * 64, row_base);
-      tma_store_commit();
+      ts::cuda::tensor_store_2d(map_d, box, col_base + q * 64, row_base);
+      ts::cuda::bulk_commit();
     }
   }
 }
 
 // Before the CTA exits: the last stores must complete.
 __device__ inline void drain_fragment_stores(int t128) {
-  if (t128 == 0) tma_store_wait<0>();
+  if (t128 == 0) ts::cuda::bulk_wait<0>();
 }
 
 }  // namespace ts::sm90
