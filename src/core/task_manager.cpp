@@ -40,6 +40,8 @@ std::vector<ResourceInfoForRecording> TaskManagerBase::recording_infos() const {
 void TaskManagerBase::print(std::ostream& os) const {
   print::schedule_table(model_, os);
   print::register_budget(model_, os);
+  // The layout the kernel gets (computed without placing anything when not yet made).
+  print::memory_report(model_, layout_ ? *layout_ : make_launch_layout(model_, kSm90SmemCapacity, true), os);
 }
 
 VerifyReport TaskManagerBase::print_and_verify(std::ostream& os) {

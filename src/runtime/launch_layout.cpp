@@ -49,7 +49,7 @@ struct Item {
 
 }  // namespace
 
-LaunchLayout make_launch_layout(Model const& m, uint32_t smem_capacity) {
+LaunchLayout make_launch_layout(Model const& m, uint32_t smem_capacity, bool dry_run) {
   LaunchLayout L;
   L.block_threads = m.total_warps() * 32;
   uint64_t cursor = 0;
@@ -60,7 +60,7 @@ LaunchLayout make_launch_layout(Model const& m, uint32_t smem_capacity) {
   std::map<std::string, std::map<int, std::vector<Item>>> groups;
   for (size_t r = 0; r < m.resources.size(); ++r)
     for (auto const& a : m.resources[r]->allocations.decls()) {
-      if (a.placement && *a.placement != kUnplaced)
+      if (!dry_run && a.placement && *a.placement != kUnplaced)
         layout_error("S9.1.layout-once", m.resources[r]->name,
                      "allocation '" + a.name + "' was already placed: a TaskManager's layout is made exactly once",
                      "an unplaced allocation", "offset " + std::to_string(*a.placement));
@@ -75,9 +75,10 @@ LaunchLayout make_launch_layout(Model const& m, uint32_t smem_capacity) {
   std::sort(plain.begin(), plain.end(), by_align);
   auto place = [&](Item const& it, uint64_t& at) {
     at = align_up(at, static_cast<uint32_t>(std::max(1, it.decl->alignment)));
-    *it.decl->placement = static_cast<uint32_t>(at);
+    if (!dry_run) *it.decl->placement = static_cast<uint32_t>(at);
     L.placements.push_back({m.resources[it.resource]->name, it.decl->name, MemSpace::Smem, uint32_t(at),
-                            uint64_t(it.decl->bytes()), it.decl->alignment});
+                            uint64_t(it.decl->bytes()), it.decl->alignment, it.decl->alias_group,
+                            it.decl->alias_phase});
     at += it.decl->bytes();
   };
   for (auto const& it : plain) place(it, cursor);
@@ -134,7 +135,7 @@ LaunchLayout make_launch_layout(Model const& m, uint32_t smem_capacity) {
     }
   }
   L.smem_bytes = align_up(cursor, 16);
-  if (L.smem_bytes > smem_capacity)
+  if (!dry_run && L.smem_bytes > smem_capacity)
     layout_error("S6.16.smem-capacity", "", "the kernel's shared memory (allocations + barriers) exceeds capacity",
                  "<= " + std::to_string(smem_capacity) + " bytes", std::to_string(L.smem_bytes) + " bytes");
 
@@ -143,12 +144,12 @@ LaunchLayout make_launch_layout(Model const& m, uint32_t smem_capacity) {
   for (size_t r = 0; r < m.resources.size(); ++r)
     for (auto const& a : m.resources[r]->allocations.decls()) {
       if (a.space != MemSpace::Tmem) continue;
-      *a.placement = col;
+      if (!dry_run) *a.placement = col;
       L.placements.push_back({m.resources[r]->name, a.name, MemSpace::Tmem, col, uint64_t(a.count), 1});
       col += static_cast<uint32_t>(a.count);
     }
   L.tmem_columns = col;
-  if (col > static_cast<uint32_t>(kTmemColumns))
+  if (!dry_run && col > static_cast<uint32_t>(kTmemColumns))
     layout_error("S6.17.tmem-capacity", "", "the kernel's tensor-memory columns exceed capacity",
                  "<= " + std::to_string(kTmemColumns) + " columns", std::to_string(col) + " columns");
   return L;

@@ -22,6 +22,8 @@ struct Placement {
   uint32_t offset = 0;  // bytes (SMEM) or columns (TMEM)
   uint64_t size = 0;    // bytes or columns
   int alignment = 0;
+  std::string alias_group;  // empty: not aliased
+  int alias_phase = 0;
 };
 
 struct LaunchLayout {
@@ -32,8 +34,10 @@ struct LaunchLayout {
   int block_threads = 0;               // all tasks' warps x 32
 };
 
-// Places every allocation and barrier. Throws ts::ModelError when the layout was
-// already made for these resources or when capacity is exceeded.
-LaunchLayout make_launch_layout(Model const& m, uint32_t smem_capacity = kSm90SmemCapacity);
+// Places every allocation and barrier and writes each handle's offset. Throws
+// ts::ModelError when the layout was already made for these resources or when capacity
+// is exceeded. A dry run computes the same layout without writing or checking anything
+// (the printout's memory report).
+LaunchLayout make_launch_layout(Model const& m, uint32_t smem_capacity = kSm90SmemCapacity, bool dry_run = false);
 
 }  // namespace ts
