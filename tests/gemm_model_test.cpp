@@ -35,3 +35,16 @@ TEST(GemmModel, CheckerProvesTheScheduleForEveryK) {
   EXPECT_EQ(rep.verdict, ts::Verdict::SafeAllK) << out.str();
   EXPECT_NE(out.str().find("Result: SAFE (for all k >= 1)"), std::string::npos);
 }
+
+TEST(GemmModel, DynamicSchedulerVariantVerifiesAndIsProved) {
+  gemm::Problem p{1024, 2048, 4096};
+  std::ostringstream out;
+  auto tm = gemm::make_gemm_dynamic(p, nullptr, nullptr, ts::Options{.verbose = true});
+  auto rep = tm.print_and_verify(out);
+  for (auto const& d : rep.diagnostics) ADD_FAILURE() << d.format();
+  EXPECT_EQ(rep.verdict, ts::Verdict::SafeAllK) << out.str();
+  // The data tasks' schedules are the static variant's, unchanged.
+  auto stat = gemm::make_gemm(p, ts::Options{.verbose = false, .exhaustive_check = false});
+  EXPECT_EQ(tm.model().tasks[0].schedule.steps.size(), stat.model().tasks[0].schedule.steps.size());
+  EXPECT_EQ(tm.model().tasks[2].schedule.steps.size(), stat.model().tasks[1].schedule.steps.size());
+}

@@ -10,6 +10,7 @@
 namespace bench {
 
 using GemmManager = decltype(gemm::make_gemm(std::declval<gemm::Problem const&>()));
+using DynamicGemmManager = decltype(gemm::make_gemm_dynamic(std::declval<gemm::Problem const&>(), nullptr, nullptr));
 
 struct TsGemm {
   std::unique_ptr<GemmManager> tm;
@@ -24,6 +25,34 @@ inline TsGemm prepare_ts_gemm(gemm::Problem const& p, int sms, bool verbose) {
   g.tm->print_and_verify();
   int tiles = p.tiles_m() * p.tiles_n();
   g.grid = tiles < sms ? tiles : sms;
+  return g;
+}
+
+// The same tile bodies under the dynamic (global-counter, CLC-contract) scheduler.
+struct TsGemmDynamic {
+  std::unique_ptr<DynamicGemmManager> tm;
+  unsigned* counter = nullptr;
+  ts::QueueResponse* scratch = nullptr;
+  int grid = 0;
+  void launch(cudaStream_t st = 0) const {
+    ts::cuda::reset_queue(counter, st);
+    ts::cuda::launch<ts::cuda::TaskRegisterBudgets<384>>(*tm, grid, st);
+  }
+  ~TsGemmDynamic() {
+    cudaFree(counter);
+    cudaFree(scratch);
+  }
+};
+
+inline std::unique_ptr<TsGemmDynamic> prepare_ts_gemm_dynamic(gemm::Problem const& p, int sms) {
+  auto g = std::make_unique<TsGemmDynamic>();
+  int tiles = p.tiles_m() * p.tiles_n();
+  g->grid = tiles < sms ? tiles : sms;
+  cudaMalloc(&g->counter, sizeof(unsigned));
+  cudaMalloc(&g->scratch, sizeof(ts::QueueResponse) * size_t(g->grid) * ts::kQueueMaxStages);
+  g->tm = std::make_unique<DynamicGemmManager>(
+      gemm::make_gemm_dynamic(p, g->counter, g->scratch, ts::Options{.verbose = false}));
+  g->tm->print_and_verify();
   return g;
 }
 

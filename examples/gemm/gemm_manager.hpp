@@ -1,6 +1,8 @@
 // Host-side declaration of the Hopper GEMM: resources, tasks, graph, manager.
 #pragma once
 #include "gemm_resources.hpp"
+#include <tuple>
+
 #include "ts/ts.hpp"
 
 namespace gemm {
@@ -16,7 +18,8 @@ struct Problem {
   int k_iters() const { return (K + kTileK - 1) / kTileK; }
 };
 
-inline auto make_gemm(Problem const& p, ts::Options o = {}) {
+namespace detail {
+inline auto gemm_resources(Problem const& p) {
   auto gmem = ts::resource("gmem_ab", GmemAB{{}, p.map_a, p.map_b, p.M, p.N, p.K});
   auto smem = ts::resource("smem_ab", SmemAB{{}, {}, {}, p.map_a, p.map_b},
                            ts::PipelineConfig::tma_async({.num_stages = kStages,
@@ -26,6 +29,38 @@ inline auto make_gemm(Problem const& p, ts::Options o = {}) {
                                                           .consumer_signal = ts::Signal::TaskWarpLeader}));
   auto acc = ts::resource("acc", Accumulator{});
   auto out = ts::resource("d", GmemD{{}, p.d, p.M, p.N, p.k_iters(), p.map_d, {}});
+  return std::make_tuple(gmem, smem, acc, out);
+}
+}  // namespace detail
+
+// The same tile bodies under the dynamic scheduler: `counter` (zeroed before each
+// launch, ts::cuda::reset_queue) and `scratch` (grid x ts::kQueueMaxStages responses)
+// live in device memory.
+inline auto make_gemm_dynamic(Problem const& p, unsigned* counter, ts::QueueResponse* scratch, ts::Options o = {}) {
+  auto [gmem, smem, acc, out] = detail::gemm_resources(p);
+  DynamicTileQueue q;
+  q.num_tiles = p.tiles_m() * p.tiles_n();
+  q.counter = counter;
+  q.scratch = scratch;
+  q.tiles_m = p.tiles_m();
+  q.tiles_n = p.tiles_n();
+  // Ten warps consume each response (Load, Scheduler, 8 math warps), one arrival each.
+  auto tiles = ts::resource("tiles", q,
+                            ts::PipelineConfig::clc_fetch_async({.num_stages = 2,
+                                                                 .consumer_group = {ts::Agent::Warp, 10},
+                                                                 .consumer_signal = ts::Signal::TaskWarpLeader}));
+  auto load = ts::Task("Load").warps(0, 1).reads(gmem, tiles).writes(smem).schedule(
+      ts::with_registers<40>(LoadSchedule{}), gmem, smem, tiles);
+  auto sched = ts::Task("Scheduler").warps(1, 1).reads(tiles).writes(tiles).schedule(
+      ts::with_registers<40>(SchedulerSchedule{}), tiles);
+  auto math = ts::Task("Math").warps(4, 8).reads(smem, acc, tiles).writes(acc, out).schedule(
+      ts::with_registers<232>(MathSchedule{}), smem, acc, out, tiles);
+  return ts::TaskManager(ts::tasks(load, sched, math),
+                         ts::DependencyGraph{{smem, {gmem}}, {acc, {smem}}, {out, {acc}}}, o);
+}
+
+inline auto make_gemm(Problem const& p, ts::Options o = {}) {
+  auto [gmem, smem, acc, out] = detail::gemm_resources(p);
   TileQueue q;
   q.num_tiles = p.tiles_m() * p.tiles_n();
   q.tiles_m = p.tiles_m();

@@ -12,6 +12,7 @@
 #pragma once
 #include <cstdint>
 
+#include "ts/runtime/cuda/dynamic_queue.hpp"
 #include "ts/schedule.hpp"
 #if defined(__CUDA_ARCH__)
 #include <cuda.h>
@@ -30,20 +31,30 @@ constexpr int kGroupM = 8;
 constexpr int kBytesA = kTileM * kTileK * 2, kBytesB = kTileN * kTileK * 2;
 
 // Tiles in a grouped raster: kGroupM tile rows at a time, so a group's B slices stay in L2.
+TS_HD inline ts::WorkTile grouped_tile(int t, int num_tiles, int tiles_m, int tiles_n) {
+  ts::WorkTile w;
+  w.tile_idx = t;
+  w.valid = t < num_tiles;
+  int per_group = kGroupM * tiles_n;
+  int first_m = (t / per_group) * kGroupM;
+  int rows = tiles_m - first_m < kGroupM ? tiles_m - first_m : kGroupM;
+  int in_group = t % per_group;
+  w.coord[0] = first_m + in_group % rows;
+  w.coord[1] = in_group / rows;
+  return w;
+}
+
+// Static persistent queue: CTA b takes tiles b, b + grid, ...
 struct TileQueue : ts::WorkQueue {
   int tiles_m = 0, tiles_n = 0;
-  TS_HD ts::WorkTile make_tile(int t) const {
-    ts::WorkTile w;
-    w.tile_idx = t;
-    w.valid = t < num_tiles;
-    int per_group = kGroupM * tiles_n;
-    int first_m = (t / per_group) * kGroupM;
-    int rows = tiles_m - first_m < kGroupM ? tiles_m - first_m : kGroupM;
-    int in_group = t % per_group;
-    w.coord[0] = first_m + in_group % rows;
-    w.coord[1] = in_group / rows;
-    return w;
-  }
+  TS_HD ts::WorkTile make_tile(int t) const { return grouped_tile(t, num_tiles, tiles_m, tiles_n); }
+};
+
+// Dynamic persistent queue (CLC contract on sm_90a: a global counter behind a
+// ClcFetchAsync pipeline fed by a scheduler task); the tile bodies are unchanged.
+struct DynamicTileQueue : ts::GlobalCounterQueue {
+  int tiles_m = 0, tiles_n = 0;
+  TS_HD ts::WorkTile make_tile(int t) const { return grouped_tile(t, num_tiles, tiles_m, tiles_n); }
 };
 
 // Where one stage's A and B slices come from (a task-local value).
@@ -239,6 +250,24 @@ struct MathSchedule {
       wq.release();
     });
     ts::work<&GmemD::drain>(out);
+  }
+};
+
+// The scheduler task of the dynamic queue: it requests the next tile before the data
+// tasks start on the current one, then runs the same queue epilogue (SPEC S4.6, S13.4).
+struct SchedulerSchedule {
+  template <class S, class Q>
+  TS_HD void operator()(S& s, Q& wq) const {
+    s.work_tile_loop(wq, [&] {
+      wq.try_acquire();
+      wq.acquire();
+      wq.fetch_work_tile();
+      wq.commit();
+      wq.try_wait();
+      wq.wait();
+      wq.get_and_advance_work_tile();
+      wq.release();
+    });
   }
 };
 
