@@ -9,18 +9,8 @@
 
 namespace examples {
 
-struct ClcScheduler {
-  template <class S, class Q>
-  TS_HD void operator()(S& s, Q& wq) const {
-    s.work_tile_loop(wq, [&](auto&) {
-      wq.try_acquire();
-      wq.acquire();
-      wq.fetch_work_tile();
-      wq.commit();
-      queue_epilogue(wq);
-    });
-  }
-};
+// The scheduler task is the library's: acquire, fetch_work_tile, commit, epilogue.
+using ClcScheduler = ts::SchedulerSchedule;
 
 // The workers run examples::PersistentCopy unchanged: only the scheduler is swapped.
 

@@ -53,13 +53,7 @@ TS_HD void copy_tile(S& s, In& in, Out& out) {
 }
 
 // The work-queue epilogue of a data task (SPEC S4.6).
-template <class Q>
-TS_HD void queue_epilogue(Q& wq) {
-  wq.try_wait();
-  wq.wait();
-  wq.get_and_advance_work_tile();
-  wq.release();
-}
+using ts::queue_epilogue;
 
 }  // namespace examples
 

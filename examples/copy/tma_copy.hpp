@@ -116,21 +116,7 @@ struct TileOutput : ts::MemoryResource {
   }
 };
 
-struct TileScheduler {
-  template <class S, class Q>
-  TS_HD void operator()(S& s, Q& wq) const {
-    s.work_tile_loop(wq, [&] {
-      wq.try_acquire();
-      wq.acquire();
-      wq.fetch_work_tile();
-      wq.commit();
-      wq.try_wait();
-      wq.wait();
-      wq.get_and_advance_work_tile();
-      wq.release();
-    });
-  }
-};
+using TileScheduler = ts::SchedulerSchedule;
 
 struct TileWorker {
   template <class S, class Q, class In, class Out>

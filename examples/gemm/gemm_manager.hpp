@@ -52,7 +52,7 @@ inline auto make_gemm_dynamic(Problem const& p, unsigned* counter, ts::QueueResp
   auto load = ts::Task("Load").warps(0, 1).reads(gmem, tiles).writes(smem).schedule(
       ts::with_registers<40>(LoadSchedule{}), gmem, smem, tiles);
   auto sched = ts::Task("Scheduler").warps(1, 1).reads(tiles).writes(tiles).schedule(
-      ts::with_registers<40>(SchedulerSchedule{}), tiles);
+      ts::with_registers<40>(ts::SchedulerSchedule{}), tiles);
   auto math = ts::Task("Math").warps(4, 8).reads(smem, acc, tiles).writes(acc, out).schedule(
       ts::with_registers<232>(MathSchedule{}), smem, acc, out, tiles);
   return ts::TaskManager(ts::tasks(load, sched, math),

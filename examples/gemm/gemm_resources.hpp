@@ -221,10 +221,7 @@ struct LoadSchedule {
         ts::work<&SmemAB::load>(smem, src);
         smem.commit();
       });
-      wq.try_wait();
-      wq.wait();
-      wq.get_and_advance_work_tile();
-      wq.release();
+      ts::queue_epilogue(wq);
     });
   }
 };
@@ -244,30 +241,9 @@ struct MathSchedule {
       ts::work<&Accumulator::retire_all>(acc);
       smem.release();  // the last stage
       ts::work<&GmemD::store>(out, ts::work<&Accumulator::fragment>(acc));
-      wq.try_wait();
-      wq.wait();
-      wq.get_and_advance_work_tile();
-      wq.release();
+      ts::queue_epilogue(wq);
     });
     ts::work<&GmemD::drain>(out);
-  }
-};
-
-// The scheduler task of the dynamic queue: it requests the next tile before the data
-// tasks start on the current one, then runs the same queue epilogue (SPEC S4.6, S13.4).
-struct SchedulerSchedule {
-  template <class S, class Q>
-  TS_HD void operator()(S& s, Q& wq) const {
-    s.work_tile_loop(wq, [&] {
-      wq.try_acquire();
-      wq.acquire();
-      wq.fetch_work_tile();
-      wq.commit();
-      wq.try_wait();
-      wq.wait();
-      wq.get_and_advance_work_tile();
-      wq.release();
-    });
   }
 };
 

@@ -8,6 +8,7 @@
 #include "ts/core/resource_types.hpp"
 #include "ts/core/stage_info.hpp"
 #include "ts/core/task.hpp"
+#include "ts/schedule/queue_schedules.hpp"
 #include "ts/schedule/recorder.hpp"
 #include "ts/schedule/skip_if.hpp"
 #include "ts/schedule/slots.hpp"

@@ -35,20 +35,6 @@ __device__ inline uint64_t global_timer_ns() {
   return t;
 }
 
-__device__ inline char const* sync_op_name(SyncOp op) {
-  switch (op) {
-    case SyncOp::TryAcquire: return "try_acquire";
-    case SyncOp::Acquire: return "acquire";
-    case SyncOp::Commit: return "commit";
-    case SyncOp::TryWait: return "try_wait";
-    case SyncOp::Wait: return "wait";
-    case SyncOp::Release: return "release";
-    case SyncOp::Fetch: return "fetch_work_tile";
-    case SyncOp::Advance: return "get_and_advance_work_tile";
-  }
-  return "?";
-}
-
 struct Sm90Arch {
   ThreadCoord coord;
   KernelContext kctx;

@@ -35,6 +35,20 @@ namespace ts {
 
 // Names the blocked operation in a bounded wait's report.
 enum class SyncOp : uint8_t { TryAcquire, Acquire, Commit, TryWait, Wait, Release, Fetch, Advance };
+TS_HD inline char const* sync_op_name(SyncOp op) {
+  switch (op) {
+    case SyncOp::TryAcquire: return "try_acquire";
+    case SyncOp::Acquire: return "acquire";
+    case SyncOp::Commit: return "commit";
+    case SyncOp::TryWait: return "try_wait";
+    case SyncOp::Wait: return "wait";
+    case SyncOp::Release: return "release";
+    case SyncOp::Fetch: return "fetch_work_tile";
+    case SyncOp::Advance: return "get_and_advance_work_tile";
+  }
+  return "?";
+}
+
 struct WaitSite {
   int task = -1;
   int resource = -1;

@@ -9,19 +9,7 @@
 namespace ts::cpu {
 
 namespace {
-char const* op_name(int op) {
-  switch (SyncOp(op)) {
-    case SyncOp::TryAcquire: return "try_acquire";
-    case SyncOp::Acquire: return "acquire";
-    case SyncOp::Commit: return "commit";
-    case SyncOp::TryWait: return "try_wait";
-    case SyncOp::Wait: return "wait";
-    case SyncOp::Release: return "release";
-    case SyncOp::Fetch: return "fetch_work_tile";
-    case SyncOp::Advance: return "get_and_advance_work_tile";
-  }
-  return "?";
-}
+char const* op_name(int op) { return sync_op_name(SyncOp(op)); }
 
 }  // namespace
 
