@@ -8,6 +8,7 @@
 #include <tuple>
 #include <vector>
 
+#include "ts/check/explore.hpp"
 #include "ts/core/model.hpp"
 #include "ts/core/task.hpp"
 #include "ts/runtime/launch_layout.hpp"
@@ -29,6 +30,11 @@ class TaskManagerBase {
   VerifyReport print_and_verify(std::ostream& os = std::cout);
   bool verified() const { return verified_; }
   VerifyReport const& last_report() const { return report_; }
+  // The exhaustive checker's shortest failing run from the last print_and_verify() (set
+  // only when it reported UNSAFE) and its JSON export; ts::cpu::replay_counterexample
+  // replays it on the emulator (docs/emulator.md).
+  std::optional<check::Counterexample> const& last_counterexample() const { return counterexample_; }
+  std::string const& last_counterexample_json() const { return counterexample_json_; }
   // Stable JSON export of the captured model (docs/ir-json.md).
   std::string to_json() const;
   // The kernel's SMEM/TMEM/barrier layout, made on first use and then fixed: the
@@ -44,6 +50,8 @@ class TaskManagerBase {
   Model model_;
   bool verified_ = false;
   VerifyReport report_;
+  std::optional<check::Counterexample> counterexample_;
+  std::string counterexample_json_;
   std::optional<LaunchLayout> layout_;
 };
 

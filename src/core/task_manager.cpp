@@ -47,6 +47,8 @@ void TaskManagerBase::print(std::ostream& os) const {
 VerifyReport TaskManagerBase::print_and_verify(std::ostream& os) {
   VerifyReport rep;
   if (model_.options.verbose) print(os);
+  counterexample_.reset();
+  counterexample_json_.clear();
   rep.diagnostics = verify::run_static_checks(model_);
   bool errors = false;
   for (auto& d : rep.diagnostics) {
@@ -57,6 +59,10 @@ VerifyReport TaskManagerBase::print_and_verify(std::ostream& os) {
     auto r = check::run_exhaustive(model_);
     rep.verdict = r.verdict;
     rep.checker_text = r.report;
+    if (r.verdict == Verdict::Unsafe) {
+      counterexample_ = std::move(r.failure);
+      counterexample_json_ = std::move(r.failure_json);
+    }
     if (model_.options.verbose && !r.report.empty()) os << r.report;
   }
   for (auto const& d : rep.diagnostics)
