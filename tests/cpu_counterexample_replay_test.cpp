@@ -152,9 +152,11 @@ TEST(CpuCounterexampleReplay, WaitOnStageNeverCommittedDeadlocks) {
   // The consumer's second wait is its occurrence 1 of the wait step.
   auto ev = ts::cpu::replay_events(*tm.last_counterexample());
   long long waits = 0;
-  for (auto const& e : ev)
-    if (e.task == 1 && tm.model().tasks[1].schedule.steps[e.step].kind == ts::ir::StepKind::Wait)
+  for (auto const& e : ev) {
+    if (e.task == 1 && tm.model().tasks[1].schedule.steps[e.step].kind == ts::ir::StepKind::Wait) {
       EXPECT_EQ(e.iteration, waits++);
+    }
+  }
   expect_same_deadlock(tm, {{"C", "x"}});
 }
 
