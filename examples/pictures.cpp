@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include "copy/copy_examples.hpp"
 #include "ts/print/pictures.hpp"
@@ -14,6 +15,33 @@ void write_all(std::filesystem::path const& dir, std::string const& name, TM con
   std::ofstream(dir / (name + ".mmd")) << ts::print::dependency_mermaid(tm.model());
   std::ofstream(dir / (name + ".html")) << ts::print::schedule_html(tm.model(), "TS schedule: " + name);
   std::cout << "wrote " << (dir / name).string() << ".{dot,mmd,html}\n";
+}
+// A buggy consumer for the counterexample picture: it releases only every other stage,
+// so the producer runs out of free stages and the kernel would hang.
+struct ForgetfulConsumer {
+  template <class S, class Ring, class Out>
+  TS_HD void operator()(S& s, Ring& ring, Out& out) const {
+    s.domain_loop(s.block_idx(), ts::runtime(out->n / examples::kChunk, "chunks"), s.grid_blocks(), [&] {
+      ring.wait();
+      auto v = ts::work<&examples::SmemRing::take>(ring);
+      ts::work<&examples::ChunkOutput::store>(out, v);
+      s.every(2, [&] { ring.release(); });
+    });
+  }
+};
+
+auto make_forgetful_copy(examples::CopyBuffers& b, ts::Options o) {
+  long long n = static_cast<long long>(b.src.size());
+  auto in = ts::resource("in", examples::ChunkInput{{}, b.src.data(), n});
+  auto out = ts::resource("out", examples::ChunkOutput{{}, b.dst.data(), n});
+  auto ring = ts::resource("ring", examples::SmemRing{},
+                           ts::PipelineConfig::async_async({.num_stages = 2,
+                                                            .producer_group = {ts::Agent::Thread, 32},
+                                                            .consumer_group = {ts::Agent::Thread, 32}}));
+  auto producer =
+      ts::Task("Producer").warps(0, 1).reads(in).writes(ring).schedule(examples::RingProducer{}, in, ring);
+  auto consumer = ts::Task("Consumer").warps(1, 1).reads(ring).writes(out).schedule(ForgetfulConsumer{}, ring, out);
+  return ts::TaskManager(ts::tasks(producer, consumer), ts::DependencyGraph{{ring, {in}}, {out, {ring}}}, o);
 }
 }  // namespace
 
@@ -28,5 +56,18 @@ int main(int argc, char** argv) {
   examples::CopyBuffers b(1000);
   write_all(dir, "01_grid_stride_copy", examples::make_grid_stride_copy(b, quiet));
   write_all(dir, "02_pipelined_copy", examples::make_pipelined_copy(b, quiet));
+  // The checker's counterexample of a buggy variant, as a picture.
+  ts::Options checked{.verbose = false};
+  auto buggy = make_forgetful_copy(b, checked);
+  std::ostringstream sink;
+  auto rep = buggy.print_and_verify(sink);
+  if (rep.verdict != ts::Verdict::Unsafe || !buggy.last_counterexample()) {
+    std::cerr << "ts_pictures: the buggy copy was expected to be UNSAFE\n";
+    return 1;
+  }
+  std::ofstream(dir / "counterexample_forgetful_copy.html")
+      << ts::print::counterexample_html(buggy.model(), *buggy.last_counterexample(),
+                                        "Checker counterexample: a consumer that releases every other stage");
+  std::cout << "wrote " << (dir / "counterexample_forgetful_copy.html").string() << "\n";
   return 0;
 }

@@ -48,4 +48,16 @@ for page in 01_grid_stride_copy 02_pipelined_copy; do
   size=$(stat -c %s "$ARTIFACTS/$page.png" 2>/dev/null || echo 0)
   if [ "$size" -lt 5000 ]; then echo "FAIL: screenshot $page.png missing or blank ($size bytes)"; fail=1; else echo "ok: screenshot $ARTIFACTS/$page.png ($size bytes)"; fi
 done
+# The checker's counterexample page of the buggy copy.
+page=counterexample_forgetful_copy
+dom="$work/$page.dom.html"
+timeout 120 chromium "${flags[@]}" --dump-dom "file://$work/$page.html" > "$dom" 2>/dev/null
+timeout 120 chromium "${flags[@]}" --window-size=800,900 --screenshot="$ARTIFACTS/$page.png" "file://$work/$page.html" \
+  >/dev/null 2>&1
+echo "== $page"
+check "$dom" "svg element parsed" '<svg[^>]*class="ts-counterexample"' 1
+check "$dom" "Producer events" 'class="event[^"]*" data-task="Producer"' 4
+check "$dom" "Consumer events" 'class="event[^"]*" data-task="Consumer"' 4
+check "$dom" "culprit highlighted" 'class="event[^"]* culprit"' 1
+check "$dom" "checker explanation" 'never released by Consumer' 1
 exit $fail

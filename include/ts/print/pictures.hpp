@@ -3,6 +3,7 @@
 #pragma once
 #include <string>
 
+#include "ts/check/explore.hpp"
 #include "ts/core/model.hpp"
 
 namespace ts::print {
@@ -18,5 +19,12 @@ std::string schedule_html(Model const& m, std::string const& title = "TS schedul
 
 // The SVG element alone (for embedding several in one page).
 std::string schedule_svg(Model const& m);
+
+// The checker's counterexample (an UNSAFE verdict's shortest failing run, or one complete
+// run) as a self-contained page: one lane per task, the events in execution order, the
+// culprit highlighted — each blocked task's waiting step for a deadlock, the last steps of
+// the run for a race or PDL violation — and the checker's explanation.
+std::string counterexample_html(Model const& m, check::Counterexample const& c,
+                                std::string const& title = "TS checker counterexample");
 
 }  // namespace ts::print
