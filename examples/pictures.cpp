@@ -7,6 +7,7 @@
 
 #include "copy/copy_examples.hpp"
 #include "ts/print/pictures.hpp"
+#include "ts/runtime/cpu/run.hpp"
 
 namespace {
 template <class TM>
@@ -56,6 +57,21 @@ int main(int argc, char** argv) {
   examples::CopyBuffers b(1000);
   write_all(dir, "01_grid_stride_copy", examples::make_grid_stride_copy(b, quiet));
   write_all(dir, "02_pipelined_copy", examples::make_pipelined_copy(b, quiet));
+  // A traced emulator run of the pipelined copy: Chrome trace JSON and the HTML timeline.
+  {
+    examples::CopyBuffers tb(32 * 24);
+    auto tm = examples::make_pipelined_copy(tb, ts::Options{.verbose = false});
+    tm.print_and_verify();
+    ts::cpu::RunOptions o;
+    o.grid_blocks = 2;
+    o.seed = 5;
+    o.trace = true;
+    auto st = ts::cpu::run(tm, o);
+    std::ofstream(dir / "trace_pipelined_copy.json") << ts::print::trace_chrome_json(tm.model(), st.steps);
+    std::ofstream(dir / "trace_pipelined_copy.html")
+        << ts::print::trace_html(tm.model(), st.steps, "Emulator trace: pipelined copy, 2 CTAs, seed 5");
+    std::cout << "wrote " << (dir / "trace_pipelined_copy").string() << ".{json,html}\n";
+  }
   // The checker's counterexample of a buggy variant, as a picture.
   ts::Options checked{.verbose = false};
   auto buggy = make_forgetful_copy(b, checked);

@@ -60,4 +60,15 @@ check "$dom" "Producer events" 'class="event[^"]*" data-task="Producer"' 4
 check "$dom" "Consumer events" 'class="event[^"]*" data-task="Consumer"' 4
 check "$dom" "culprit highlighted" 'class="event[^"]* culprit"' 1
 check "$dom" "checker explanation" 'never released by Consumer' 1
+# The emulator trace timeline and its Chrome trace-event JSON.
+page=trace_pipelined_copy
+dom="$work/$page.dom.html"
+timeout 120 chromium "${flags[@]}" --dump-dom "file://$work/$page.html" > "$dom" 2>/dev/null
+timeout 120 chromium "${flags[@]}" --window-size=1150,300 --screenshot="$ARTIFACTS/$page.png" "file://$work/$page.html" \
+  >/dev/null 2>&1
+echo "== $page"
+check "$dom" "svg element parsed" '<svg[^>]*class="ts-trace"' 1
+check "$dom" "lanes (2 CTAs x 2 tasks)" 'class="trace-lane"' 4
+check "$dom" "trace steps" 'class="trace-step' 190
+check "$work/$page.json" "chrome trace events" '"ph":"X"' 190
 exit $fail

@@ -5,6 +5,7 @@
 
 #include "ts/check/explore.hpp"
 #include "ts/core/model.hpp"
+#include "ts/core/trace.hpp"
 
 namespace ts::print {
 
@@ -24,6 +25,12 @@ std::string schedule_svg(Model const& m);
 // run) as a self-contained page: one lane per task, the events in execution order, the
 // culprit highlighted — each blocked task's waiting step for a deadlock, the last steps of
 // the run for a race or PDL violation — and the checker's explanation.
+// A run's step trace (ts::Trace) as Chrome trace-event JSON (chrome://tracing, Perfetto):
+// one process per CTA, one thread per task, one complete event per step.
+std::string trace_chrome_json(Model const& m, Trace const& t);
+// The same trace as a self-contained page: one lane per (CTA, task), steps coloured by kind.
+std::string trace_html(Model const& m, Trace const& t, std::string const& title = "TS kernel trace");
+
 std::string counterexample_html(Model const& m, check::Counterexample const& c,
                                 std::string const& title = "TS checker counterexample");
 

@@ -234,6 +234,7 @@ RunStats Emulator::run() {
     ~Restore() { g_impl = s; }
   } restore{saved};
 
+  if (im.opt.trace) im.stats.steps.clock = "logical";
   Kernel& k0 = *im.kernels[0];
   int resident = im.opt.resident_blocks > 0 ? im.opt.resident_blocks : k0.spec.grid_blocks;
   for (int i = 0; i < std::min(resident, k0.spec.grid_blocks); ++i) im.launch_cta(k0, i);
@@ -262,7 +263,10 @@ RunStats Emulator::run() {
       im.runnable.pop_back();
       im.switch_to(f);
       if (im.error) std::rethrow_exception(im.error);
-      if (f->state == FiberState::Done) im.fiber_done(f);
+      if (f->state == FiberState::Done) {
+        if (f->trace_open >= 0) im.stats.steps.events[f->trace_open].end = im.stats.actions;
+        im.fiber_done(f);
+      }
       continue;
     }
     r -= im.runnable.size();
@@ -294,6 +298,8 @@ RunStats Emulator::run() {
                          std::to_string(e.step) + ", iteration " + std::to_string(e.iteration) +
                          ") never happened: the kernel finished without reaching it");
   }
+  for (auto& e : im.stats.steps.events)
+    if (e.end < 0) e.end = im.stats.actions;  // threads that ended without another step
   RunStats s = im.stats;
   return s;
 }

@@ -60,6 +60,7 @@ struct Fiber {
   int step = -1;
   std::vector<long long> occurrences;  // per step id
   bool trigger_counted = false;        // PDL: launch_dependents issued or exited
+  int trace_open = -1;                 // RunOptions::trace: index of this thread's open step
   VClock vc;
 };
 

@@ -52,6 +52,13 @@ void Emulator::on_step(int task, int resource, int kind, char const* method) {
     // Replay makes every step a reconvergence point, so all lanes of the owner's warp
     // have finished the event's step before the owner closes it.
     if (im.opt.converged_warps && (kind != kStepWork || !im.replay.empty())) im.warp_sync(f);
+    // Trace: the task's leading thread closes its previous step and opens this one.
+    if (im.opt.trace && f.tid == m->tasks[task].warp_start * 32 && f.step >= 0) {
+      auto& ev = im.stats.steps.events;
+      if (f.trace_open >= 0) ev[f.trace_open].end = im.stats.actions;
+      f.trace_open = int(ev.size());
+      ev.push_back(TraceEvent{f.cta->idx, task, f.step, im.stats.actions, -1});
+    }
     im.replay_close(f);
     if (f.step >= 0 && !im.replay.empty()) {
       long long iter = f.occurrences[f.step]++;

@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "ts/core/trace.hpp"
+
 namespace ts::cpu {
 
 struct RunOptions {
@@ -19,6 +21,7 @@ struct RunOptions {
   bool converged_warps = true;
   std::size_t stack_bytes = 64 * 1024;  // per emulated thread (fiber)
   long long max_actions = 200'000'000;  // safety net against livelock (spinning try_wait loops)
+  bool trace = false;           // record each task leader's steps (RunStats::trace_events)
 };
 
 // A forced step of a replayed interleaving (a checker counterexample): thread group
@@ -40,6 +43,7 @@ struct RunStats {
   int ctas_canceled = 0;           // taken over through Cluster Launch Control
   long long replay_events = 0;     // replay events honoured
   std::vector<uint64_t> trace;     // a hash-friendly trace of the choices (fiber or action ids)
+  Trace steps;                     // RunOptions::trace: step intervals on the logical clock
 };
 
 }  // namespace ts::cpu
