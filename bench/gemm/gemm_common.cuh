@@ -116,16 +116,16 @@ inline void cublas_gemm(cublasHandle_t h, __nv_bfloat16 const* a, __nv_bfloat16 
 
 // Median of `reps` event-timed runs of f (ms), after `warmup` untimed runs.
 template <class F>
-float median_ms(F&& f, int warmup = 3, int reps = 20) {
+float median_ms(F&& f, int warmup = 3, int reps = 20, cudaStream_t stream = 0) {
   for (int i = 0; i < warmup; ++i) f();
   cudaEvent_t e0, e1;
   BENCH_CHECK(cudaEventCreate(&e0));
   BENCH_CHECK(cudaEventCreate(&e1));
   std::vector<float> t;
   for (int i = 0; i < reps; ++i) {
-    BENCH_CHECK(cudaEventRecord(e0));
+    BENCH_CHECK(cudaEventRecord(e0, stream));
     f();
-    BENCH_CHECK(cudaEventRecord(e1));
+    BENCH_CHECK(cudaEventRecord(e1, stream));
     BENCH_CHECK(cudaEventSynchronize(e1));
     float ms;
     BENCH_CHECK(cudaEventElapsedTime(&ms, e0, e1));

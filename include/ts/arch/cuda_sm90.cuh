@@ -35,6 +35,14 @@ __device__ inline uint64_t global_timer_ns() {
   return t;
 }
 
+// The CTA's claim of its first tile from a global-counter queue: {state, tile}, state 0
+// (unclaimed) set by the kernel prologue, 1 while claiming, 2 once `tile` is valid.
+__device__ inline int* first_tile_claim_state() {
+  __shared__ int claim[2];
+  return claim;
+}
+__device__ inline void reset_first_tile_claim() { first_tile_claim_state()[0] = 0; }
+
 struct Sm90Arch {
   ThreadCoord coord;
   KernelContext kctx;
@@ -82,9 +90,29 @@ struct Sm90Arch {
 
   // Work queues. The first tile is the CTA's own coordinate for every queue kind: a
   // dynamic queue hands out only the tiles beyond the grid (dynamic_queue.hpp).
+  // A static queue starts each CTA on its own index. A global-counter queue claims the
+  // first tile from the counter as well (one claim per CTA, shared through SMEM): Hopper
+  // cannot cancel a CTA that has not started, so binding tile b to CTA b would let a CTA
+  // held off its SM by another kernel delay that tile; claimed tiles go to the CTAs that
+  // run, and a CTA that starts after the queue emptied leaves at once. Every tile is still
+  // handed out exactly once (SPEC S13.2).
   template <class Q>
   __device__ WorkTile first_tile(Q const& q) {
-    return q.make_tile(coord.block_idx);
+    if constexpr (requires { q.counter; q.scratch; }) {
+      int* state = first_tile_claim_state();
+      int* tile = state + 1;
+      if (atomicCAS(state, 0, 1) == 0) {
+        *tile = static_cast<int>(atomicAdd(q.counter, 1u));
+        __threadfence_block();
+        atomicExch(state, 2);
+      }
+      while (atomicAdd(state, 0) != 2) {
+      }
+      __threadfence_block();
+      return q.make_tile(*reinterpret_cast<int volatile*>(tile));
+    } else {
+      return q.make_tile(coord.block_idx);
+    }
   }
   // The scheduler's elected thread, after acquire armed expect_tx(16) on `full`:
   // claims the next tile from the global counter, writes the 16-byte response
@@ -93,7 +121,7 @@ struct Sm90Arch {
   template <class Q>
   __device__ void queue_fetch(Q const& q, void* response, uint64_t* full) {
     if constexpr (requires { q.counter; q.scratch; }) {
-      int tile = coord.grid_blocks + static_cast<int>(atomicAdd(q.counter, 1u));
+      int tile = static_cast<int>(atomicAdd(q.counter, 1u));  // first tiles came from the counter too
       uint32_t canceled = tile < q.num_tiles ? 1u : 0u;
       int slot = static_cast<int>((smem_addr(response) >> 4) % kQueueMaxStages);
       QueueResponse* g = q.scratch + coord.block_idx * kQueueMaxStages + slot;

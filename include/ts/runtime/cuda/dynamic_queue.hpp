@@ -3,9 +3,10 @@
 // Hopper has no Cluster Launch Control, so the scheduler task claims tiles from a
 // global-memory counter instead, through the same ClcFetchAsync pipeline and the same
 // 16-byte response layout, and with the same contract:
-//  - every tile runs exactly once: CTA b starts on tile b (its own coordinate, as a
-//    CTA that CLC did not cancel would), and tiles grid..num_tiles-1 are handed out by
-//    atomicAdd on `counter`, each value once;
+//  - every tile runs exactly once: every tile, each CTA's first one included, is handed
+//    out by atomicAdd on `counter`, each value once (Hopper cannot cancel a pending CTA,
+//    so a first tile bound to the CTA's own index would wait for that CTA to get an SM;
+//    claiming it lets the running CTAs take the work and a late CTA leave at once);
 //  - a failed fetch (counter past the last tile) ends the worker's loop, and the
 //    scheduler never fetches again after a failure (its loop ends with the tile loop);
 //  - the request for the next tile is issued before the current tile's work

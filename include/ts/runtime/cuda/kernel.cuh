@@ -28,6 +28,7 @@ __device__ __forceinline__ void init_barriers(Params const& p, unsigned char* sm
       }
     }
     fence_barrier_init();
+    reset_first_tile_claim();
   }
   __syncthreads();
 }
