@@ -35,6 +35,8 @@ struct KernelParams {
   int num_resources;
   uint32_t smem_bytes;
   int block_threads;
+  void* trace;         // backend trace target (ts::cuda::TraceTarget*-shaped data), or null
+  int trace_capacity;  // records per (CTA, task)
 };
 
 namespace detail {

@@ -5,24 +5,12 @@
 // step becomes a scheduling point.
 #include "state.hpp"
 #include "ts/runtime/cpu/cpu_arch.hpp"
+#include "ts/schedule/step_matching.hpp"
 
 namespace ts::cpu {
 
 namespace {
-ir::StepKind step_kind(int kind) {
-  if (kind == kStepWork) return ir::StepKind::Work;
-  switch (SyncOp(kind)) {
-    case SyncOp::TryAcquire: return ir::StepKind::TryAcquire;
-    case SyncOp::Acquire: return ir::StepKind::Acquire;
-    case SyncOp::Commit: return ir::StepKind::Commit;
-    case SyncOp::TryWait: return ir::StepKind::TryWait;
-    case SyncOp::Wait: return ir::StepKind::Wait;
-    case SyncOp::Release: return ir::StepKind::Release;
-    case SyncOp::Fetch: return ir::StepKind::QueueFetch;
-    case SyncOp::Advance: return ir::StepKind::QueueAdvance;
-  }
-  return ir::StepKind::Work;
-}
+ir::StepKind step_kind(int kind) { return kind == kStepWork ? ir::StepKind::Work : step_kind_of(SyncOp(kind)); }
 }  // namespace
 
 // Matches the executing step against the task's recorded schedule: the next step in
@@ -34,18 +22,11 @@ void Emulator::on_step(int task, int resource, int kind, char const* method) {
   Model const* m = f.cta->kernel->spec.model;
   if (m && task >= 0 && task < int(m->tasks.size())) {
     f.task = task;
-    auto const& steps = m->tasks[task].schedule.steps;
-    ir::StepKind k = step_kind(kind);
-    int n = int(steps.size());
+    auto const& sched = m->tasks[task].schedule;
+    int n = int(sched.steps.size());
     if (f.occurrences.size() != size_t(n)) f.occurrences.assign(n, 0);
-    for (int i = 1; i <= n; ++i) {
-      int id = (f.step + i + n) % n;
-      auto const& s = steps[id];
-      if (s.kind == k && s.resource == resource && (k != ir::StepKind::Work || (method && s.method == method))) {
-        f.step = id;
-        break;
-      }
-    }
+    int id = match_next_step(sched, f.step, step_kind(kind), resource, method ? method : "");
+    if (id >= 0) f.step = id;
     // Replay: an event is in progress from the moment its first lane reaches the step
     // until that lane reaches its next step (the step, blocking included, has then
     // happened); sibling lanes of the same event pass while it is in progress.

@@ -8,6 +8,7 @@
 #include "ts/arch/cuda_registers.cuh"
 #include "ts/arch/cuda_sm90.cuh"
 #include "ts/runtime/cuda/register_plan.cuh"
+#include "ts/runtime/cuda/trace.cuh"
 #include "ts/runtime/dispatch.hpp"
 
 namespace ts::cuda {
@@ -33,7 +34,7 @@ __device__ __forceinline__ void init_barriers(Params const& p, unsigned char* sm
   __syncthreads();
 }
 
-template <class Plan, class Params>
+template <class Plan, class Params, bool kTraced>
 __device__ __forceinline__ void kernel_body(Params const& p) {
   extern __shared__ __align__(1024) unsigned char ts_smem_raw[];
   // The layout's alignments (1024 B for swizzled TMA tiles) are relative to this base;
@@ -42,7 +43,11 @@ __device__ __forceinline__ void kernel_body(Params const& p) {
       reinterpret_cast<unsigned char*>((reinterpret_cast<uintptr_t>(ts_smem_raw) + 1023) & ~uintptr_t(1023));
   init_barriers(p, ts_smem);
   with_warp_group_registers<Plan>([&] {
-    std::conditional_t<Plan::per_task, WithRegisterControl<Sm90Arch, Plan::threads>, Sm90Arch> arch;
+    using Base = std::conditional_t<Plan::per_task, WithRegisterControl<Sm90Arch, Plan::threads>, Sm90Arch>;
+    std::conditional_t<kTraced, TracingArch<Base>, Base> arch;
+    if constexpr (kTraced)
+      arch.target = TraceTarget{static_cast<TraceRecord*>(p.trace), p.trace_capacity,
+                                int(std::tuple_size_v<std::remove_cvref_t<decltype(p.tasks)>>)};
     arch.coord.thread_in_block = threadIdx.x;
     arch.coord.block_threads = blockDim.x;
     arch.coord.block_idx = blockIdx.x;
@@ -53,21 +58,21 @@ __device__ __forceinline__ void kernel_body(Params const& p) {
 }
 
 // With a register plan: the cap at entry that setmaxnreg needs.
-template <class Plan, class Params>
+template <class Plan, class Params, bool kTraced = false>
 __global__ void __launch_bounds__(Plan::threads, 1) bounded_kernel(__grid_constant__ Params const p) {
-  kernel_body<Plan>(p);
+  kernel_body<Plan, Params, kTraced>(p);
 }
 
 // Without one: the compiler chooses (at most 1024 threads per block).
-template <class Params>
+template <class Params, bool kTraced = false>
 __global__ void plain_kernel(__grid_constant__ Params const p) {
-  kernel_body<NoRegisterPlan>(p);
+  kernel_body<NoRegisterPlan, Params, kTraced>(p);
 }
 
-template <class Plan, class Params>
+template <class Plan, class Params, bool kTraced = false>
 constexpr auto kernel_for() {
-  if constexpr (Plan::active) return &bounded_kernel<Plan, Params>;
-  else return &plain_kernel<Params>;
+  if constexpr (Plan::active) return &bounded_kernel<Plan, Params, kTraced>;
+  else return &plain_kernel<Params, kTraced>;
 }
 
 }  // namespace ts::cuda

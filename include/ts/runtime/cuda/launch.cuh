@@ -31,6 +31,8 @@ struct LaunchOptions {
   bool pdl = false;
   // Synchronize after the launch and report execution errors (tests, debugging).
   bool synchronize = false;
+  // Step tracing (trace.cuh): the kernel variant with a tracing arch writes here.
+  TraceBuffer const* trace = nullptr;
 };
 
 inline void check(cudaError_t e, char const* what) {
@@ -120,17 +122,26 @@ void launch(TaskManager<Tasks...>& tm, int grid_blocks, cudaStream_t stream = nu
                       " threads per block (tasks' warps x 32) is outside 1..1024");
   if (grid_blocks <= 0) throw LaunchError("ts::cuda::launch: grid must have at least one block");
 
-  auto const params = make_kernel_params(tm, layout);
+  auto params = make_kernel_params(tm, layout);
   using Params = std::remove_cv_t<decltype(params)>;
-  auto kernel = kernel_for<Plan, Params>();
+  if (o.trace) {
+    if (o.trace->grid < grid_blocks || o.trace->tasks != int(sizeof...(Tasks)))
+      throw LaunchError("ts::cuda::launch: the TraceBuffer is sized for " + std::to_string(o.trace->grid) + " CTAs x " +
+                        std::to_string(o.trace->tasks) + " tasks; this launch has " + std::to_string(grid_blocks) +
+                        " x " + std::to_string(sizeof...(Tasks)));
+    params.trace = o.trace->records;
+    params.trace_capacity = o.trace->capacity;
+  }
+  auto kernel = o.trace ? kernel_for<Plan, Params, true>() : kernel_for<Plan, Params, false>();
   unsigned const smem = layout.smem_bytes + 1024;  // slack to align the base to 1 KiB
   // Raised once per kernel instantiation (and again only for a larger layout): the call
   // costs microseconds, which short kernels would otherwise pay on every launch.
-  static unsigned configured_smem = 0;
-  if (smem > configured_smem) {
+  static unsigned configured_smem[2] = {0, 0};
+  unsigned& configured = configured_smem[o.trace ? 1 : 0];
+  if (smem > configured) {
     check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)),
           "cudaFuncSetAttribute(MaxDynamicSharedMemorySize)");
-    configured_smem = smem;
+    configured = smem;
   }
 
   cudaLaunchConfig_t cfg{};
