@@ -6,6 +6,7 @@
 #include <string>
 
 #include "copy/copy_examples.hpp"
+#include "copy/copy_pdl.hpp"
 #include "ts/runtime/cpu/run.hpp"
 
 namespace {
@@ -103,6 +104,18 @@ int main() {
                       std::cout << "  CLC: " << st.ctas_started << " CTAs started, " << st.ctas_canceled
                                 << " tiles stolen from pending CTAs\n";
                     return b.matches() && b.exactly_once() && st.ctas_started + st.ctas_canceled == b.real_tiles;
+                  }),
+      run_example("06_pdl_chain",
+                  [](uint64_t seed, std::string& verdict, bool first) {
+                    examples::PdlBuffers b(kElems);
+                    auto primary = examples::make_pdl_primary(b, printing(first));
+                    auto secondary = examples::make_pdl_secondary(b, printing(first));
+                    std::string v1, v2;
+                    verify(primary, v1);
+                    verify(secondary, v2);
+                    verdict = v1 == v2 ? v1 : v1 + "+" + v2;
+                    ts::cpu::run_chain(primary, secondary, {.grid_blocks = 3, .resident_blocks = 4, .seed = seed});
+                    return b.matches();
                   }),
   };
   bool failed = false;
