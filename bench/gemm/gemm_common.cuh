@@ -105,8 +105,9 @@ inline double sampled_host_error(__nv_bfloat16 const* a, __nv_bfloat16 const* b,
   return den > 0 ? std::sqrt(num / den) : 1e30;
 }
 
-// D (M x N row-major) = A (M x K row-major) * B^T with B stored N x K row-major:
-// in cuBLAS's column-major terms D^T = op(B)^T-storage ... i.e. gemm(T, N, N, M, K).
+// D (M x N, row-major) = A (M x K, row-major) * B^T, B stored N x K row-major. In
+// cuBLAS's column-major view D is D^T (N x M) = B (N x K) * A^T (K x M): gemm(T, N) with
+// m = N, n = M, k = K, both operands with leading dimension K.
 inline void cublas_gemm(cublasHandle_t h, __nv_bfloat16 const* a, __nv_bfloat16 const* b, __nv_bfloat16* d, int M,
                         int N, int K) {
   float alpha = 1.f, beta = 0.f;

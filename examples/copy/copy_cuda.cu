@@ -9,7 +9,7 @@
 #include <random>
 #include <sstream>
 
-#include "copy_resources.hpp"
+#include "copy_builders.hpp"
 #include "tma_copy.hpp"
 #include "ts/runtime/cuda/launch.cuh"
 #include "ts/ts.hpp"
@@ -44,27 +44,14 @@ CudaCopyInfo finish(std::string name, TM tm, std::ostream* os, int grid) {
 }  // namespace
 
 CudaCopyInfo make_grid_stride_copy_cuda(void const* src, void* dst, long long bytes, std::ostream* os) {
-  long long n = bytes / 2;
-  auto in = ts::resource("in", InputGmem{{}, static_cast<int16_t const*>(src), n});
-  auto out = ts::resource("out", OutputGmem{{}, static_cast<int16_t*>(dst), n});
-  auto copy = ts::Task("CopyTask").warps(0, 8).reads(in).writes(out).schedule(GridStrideCopy{}, in, out);
-  return finish("01_grid_stride_copy", ts::TaskManager(ts::tasks(copy), ts::DependencyGraph{{out, {in}}}, quiet(os)),
+  return finish("01_grid_stride_copy",
+                make_grid_stride_copy(static_cast<int16_t const*>(src), static_cast<int16_t*>(dst), bytes / 2, quiet(os)),
                 os, ts::cuda::persistent_grid() * 8);
 }
 
 CudaCopyInfo make_pipelined_copy_cuda(void const* src, void* dst, long long bytes, std::ostream* os) {
-  long long n = bytes / 2;
-  auto in = ts::resource("in", ChunkInput{{}, static_cast<int16_t const*>(src), n});
-  auto out = ts::resource("out", ChunkOutput{{}, static_cast<int16_t*>(dst), n});
-  auto ring = ts::resource("ring", SmemRing{},
-                           ts::PipelineConfig::async_async({.num_stages = kRingStages,
-                                                            .producer_group = {ts::Agent::Thread, 32},
-                                                            .consumer_group = {ts::Agent::Thread, 32}}));
-  auto producer = ts::Task("Producer").warps(0, 1).reads(in).writes(ring).schedule(RingProducer{}, in, ring);
-  auto consumer = ts::Task("Consumer").warps(1, 1).reads(ring).writes(out).schedule(RingConsumer{}, ring, out);
   return finish("02_pipelined_copy",
-                ts::TaskManager(ts::tasks(producer, consumer), ts::DependencyGraph{{ring, {in}}, {out, {ring}}},
-                                quiet(os)),
+                make_pipelined_copy(static_cast<int16_t const*>(src), static_cast<int16_t*>(dst), bytes / 2, quiet(os)),
                 os, ts::cuda::persistent_grid() * 16);
 }
 

@@ -25,12 +25,17 @@ check() {  # check <dom> <description> <grep -c pattern> <min count>
   n=$(grep -o "$3" "$1" | wc -l)
   if [ "$n" -lt "$4" ]; then echo "FAIL: $2: found $n, expected >= $4"; fail=1; else echo "ok: $2 ($n)"; fi
 }
-for page in 01_grid_stride_copy 02_pipelined_copy; do
+# load <page> <window size>: the parsed DOM into $dom and a screenshot into $ARTIFACTS.
+load() {
+  page=$1
   dom="$work/$page.dom.html"
   timeout 120 chromium "${flags[@]}" --dump-dom "file://$work/$page.html" > "$dom" 2>/dev/null
-  timeout 120 chromium "${flags[@]}" --window-size=1000,800 --screenshot="$ARTIFACTS/$page.png" \
-    "file://$work/$page.html" >/dev/null 2>&1
+  timeout 120 chromium "${flags[@]}" --window-size="$2" --screenshot="$ARTIFACTS/$page.png" "file://$work/$page.html" \
+    >/dev/null 2>&1
   echo "== $page"
+}
+for page in 01_grid_stride_copy 02_pipelined_copy; do
+  load "$page" 1000,800
   check "$dom" "svg element parsed" '<svg[^>]*class="ts-schedule"' 1
   check "$dom" "legend entries" 'class="legend"' 9
   case $page in
@@ -49,24 +54,14 @@ for page in 01_grid_stride_copy 02_pipelined_copy; do
   if [ "$size" -lt 5000 ]; then echo "FAIL: screenshot $page.png missing or blank ($size bytes)"; fail=1; else echo "ok: screenshot $ARTIFACTS/$page.png ($size bytes)"; fi
 done
 # The checker's counterexample page of the buggy copy.
-page=counterexample_forgetful_copy
-dom="$work/$page.dom.html"
-timeout 120 chromium "${flags[@]}" --dump-dom "file://$work/$page.html" > "$dom" 2>/dev/null
-timeout 120 chromium "${flags[@]}" --window-size=800,900 --screenshot="$ARTIFACTS/$page.png" "file://$work/$page.html" \
-  >/dev/null 2>&1
-echo "== $page"
+load counterexample_forgetful_copy 800,900
 check "$dom" "svg element parsed" '<svg[^>]*class="ts-counterexample"' 1
 check "$dom" "Producer events" 'class="event[^"]*" data-task="Producer"' 4
 check "$dom" "Consumer events" 'class="event[^"]*" data-task="Consumer"' 4
 check "$dom" "culprit highlighted" 'class="event[^"]* culprit"' 1
 check "$dom" "checker explanation" 'never released by Consumer' 1
 # The emulator trace timeline and its Chrome trace-event JSON.
-page=trace_pipelined_copy
-dom="$work/$page.dom.html"
-timeout 120 chromium "${flags[@]}" --dump-dom "file://$work/$page.html" > "$dom" 2>/dev/null
-timeout 120 chromium "${flags[@]}" --window-size=1150,300 --screenshot="$ARTIFACTS/$page.png" "file://$work/$page.html" \
-  >/dev/null 2>&1
-echo "== $page"
+load trace_pipelined_copy 1150,300
 check "$dom" "svg element parsed" '<svg[^>]*class="ts-trace"' 1
 check "$dom" "lanes (2 CTAs x 2 tasks)" 'class="trace-lane"' 4
 check "$dom" "trace steps" 'class="trace-step' 190
