@@ -25,4 +25,11 @@ std::string Model::step_text(int task, int step) const {
   return os.str();
 }
 
+int Model::group_of(int resource) const {
+  for (size_t g = 0; g < groups.size(); ++g)
+    for (int m : groups[g].members)
+      if (m == resource) return static_cast<int>(g);
+  return -1;
+}
+
 }  // namespace ts

@@ -30,6 +30,11 @@ struct PipelineRuntime {
   uint32_t empty_offset = 0;           // SMEM byte offset of empty[num_stages]
   uint32_t response_offset = 0;        // SMEM byte offset of CLC-style responses (queues)
   int8_t stride_acquire = 1, stride_commit = 1, stride_wait = 1, stride_release = 1;
+  // Pipeline groups (SPEC S10): this member's full / empty barriers are the group's
+  // shared ones; a collapsed op signals a shared barrier through the lead member only.
+  bool shared_full = false, shared_empty = false;
+  bool group_lead = false;
+  int8_t group_member = -1;  // position in the group's declaration order, -1 outside groups
 };
 
 // A stage counter with its phase bit (CUTLASS's PipelineState): advancing past the
