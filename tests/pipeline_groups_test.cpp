@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "cpu_test_util.hpp"
+#include "golden_util.hpp"
 #include "groups/group_examples.hpp"
 #include "ts/runtime/cpu/counterexample_replay.hpp"
 
@@ -40,6 +41,16 @@ TEST(PipelineGroupExamples, ForkCopyUnderSeeds) {
 TEST(PipelineGroupExamples, FusedMergeSumUnderSeeds) {
   run_under_seeds([](auto& b, ts::Options o) { return examples::make_fused_merge_sum(b, o); },
                   [](auto const& b) { return b.sum_matches(); });
+}
+
+// ---- printouts: schedule table, register budget, memory report with shared barriers ----
+
+TEST(PipelineGroupPrintout, Golden) {
+  examples::GroupBuffers b(100);
+  golden::expect("merge_sum.txt", golden::printed(examples::make_merge_sum(b, quiet())));
+  golden::expect("fork_copy.txt", golden::printed(examples::make_fork_copy(b, quiet())));
+  golden::expect("fused_merge_sum.txt", golden::printed(examples::make_fused_merge_sum(b, quiet())));
+  golden::expect("merge_sum.json", examples::make_merge_sum(b, quiet()).to_json() + "\n");
 }
 
 // ---- layout: shared barriers ----

@@ -116,7 +116,7 @@ LaunchLayout make_launch_layout(Model const& m, uint32_t smem_capacity, bool dry
     bool follower = g >= 0 && lead != r;
     GroupMode mode = g >= 0 ? m.groups[g].mode : GroupMode::Merge;
     std::string owner = d.name;
-    if (g >= 0 && !follower) owner = d.name + " (group " + m.groups[g].name + ")";
+    if (g >= 0 && !follower) owner = m.groups[g].name + " (group)";
     p.full_arrivals = c.declared_full_arrivals();
     p.empty_arrivals = c.declared_empty_arrivals();
     if (g >= 0) {
