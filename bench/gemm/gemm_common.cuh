@@ -115,6 +115,15 @@ inline void cublas_gemm(cublasHandle_t h, __nv_bfloat16 const* a, __nv_bfloat16 
                             &beta, d, CUDA_R_16BF, N, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
 }
 
+// D (M x N, row-major) = A (M x K, row-major) * B, B stored K x N row-major. Column-major
+// view: D^T (N x M) = B^T (N x K, column-major with ld N) * A^T (K x M, ld K): gemm(N, N).
+inline void cublas_gemm_rowmajor_b(cublasHandle_t h, __nv_bfloat16 const* a, __nv_bfloat16 const* b,
+                                   __nv_bfloat16* d, int M, int N, int K) {
+  float alpha = 1.f, beta = 0.f;
+  BENCH_CUBLAS(cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, N, M, K, &alpha, b, CUDA_R_16BF, N, a, CUDA_R_16BF, K,
+                            &beta, d, CUDA_R_16BF, N, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+}
+
 // Median of `reps` event-timed runs of f (ms), after `warmup` untimed runs.
 template <class F>
 float median_ms(F&& f, int warmup = 3, int reps = 20, cudaStream_t stream = 0) {

@@ -3,14 +3,34 @@
 // binds tiles to CTAs, so the CTAs that cannot get an SM hold their tiles back until the
 // other kernel ends; the dynamic (CLC-contract) scheduler hands tiles to the CTAs that run.
 // Prints static vs dynamic times and the ideal (total work / available SMs).
+//
+// bench/imbalance, case (b): a grouped GEMM whose tiles differ in cost (every group
+// M x N = 1024 x 2048, 64 tiles of 128 x 256; K differs per group), run alone on the GPU
+// under the static persistent scheduler and the dynamic (CLC-contract) one, the same tile
+// bodies. The distribution (stated, chosen, not drawn): a mixture-of-experts weight-gradient
+// step where K_g is the tokens routed to expert g, 3 "hot" experts with K = 16384 and 22
+// cold ones with K = 1024, groups sorted by K descending (the order a grouped-GEMM host
+// would pick; it favours the static scheduler too, since round-robin then spreads the hot
+// tiles as evenly as it can). 192 heavy tiles on 132 SMs is 1.45 waves: the static
+// schedule gives 60 CTAs two heavy tiles plus their round-robin share of the light ones,
+// while the dynamic one lets the 72 CTAs with one heavy tile take the light tiles.
+// The ideal is the total work over the SMs: per-tile costs of a heavy and a light tile are
+// measured on balanced single-group runs of the same kernel (whole waves of equal tiles,
+// 1 and 2 waves for heavy, 1 and 8 for light: the slope is the per-tile time, the
+// intercept the launch and pipeline fill), so ideal = fill + (n_heavy c_heavy + n_light
+// c_light) / SMs.
+//
+// Usage: ts_bench_imbalance [busy_sms=44] [a|b|ab]
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <string>
 #include <thread>
 #include <vector>
 
 #include "gemm_common.cuh"
 #include "ts_gemm.cuh"
+#include "ts_grouped_gemm.cuh"
 
 namespace {
 
@@ -69,11 +89,8 @@ float median_of(int n, F&& f) {
   return v[v.size() / 2];
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+void case_a(int hogs) {
   int M = 8192, N = 8192, K = 4096;
-  int hogs = argc > 1 ? std::atoi(argv[1]) : 44;
   cudaDeviceProp prop;
   BENCH_CHECK(cudaGetDeviceProperties(&prop, 0));
   int sms = prop.multiProcessorCount;
@@ -113,5 +130,87 @@ int main(int argc, char** argv) {
   std::printf("bench imbalance_busy_sms size=%dx%dx%d:busy=%d ts=%.3f ref=%.3f ref_name=static unit=ms ratio=%.3f\n",
               M, N, K, hogs, with_dynamic, with_static, with_static / with_dynamic);
   std::printf("imbalance dynamic_over_ideal=%.3f static_over_ideal=%.3f\n", with_dynamic / ideal, with_static / ideal);
+}
+
+// Per-tile time (slope) and fixed cost (intercept) of equal tiles with K = k: one group of
+// 33 x w tiles per wave count, each a whole number of waves on 132 SMs.
+struct TileCost {
+  float per_tile_ms, fixed_ms;
+};
+TileCost calibrate(int k, int waves_lo, int waves_hi, int sms, uint64_t seed) {
+  // 33 tile rows x 4 tile columns = 132 tiles per wave (on a 132-SM H200).
+  int tiles_per_wave = sms;
+  int tm = 33, tn_per_wave = tiles_per_wave / tm;
+  float t[2];
+  int waves[2] = {waves_lo, waves_hi};
+  for (int i = 0; i < 2; ++i) {
+    bench::GroupedGemm g(tm * gemm::kTileM, tn_per_wave * waves[i] * gemm::kTileN, {k}, sms, seed + 7 * i);
+    t[i] = bench::median_ms([&] { g.launch_static(); }, 3, 20);
+  }
+  float slope = (t[1] - t[0]) / float(waves_hi - waves_lo);
+  return TileCost{slope, std::max(0.0f, t[0] - slope * waves_lo)};
+}
+
+void case_b() {
+  cudaDeviceProp prop;
+  BENCH_CHECK(cudaGetDeviceProperties(&prop, 0));
+  int sms = prop.multiProcessorCount;
+  constexpr int kHeavyGroups = 3, kLightGroups = 22, kHeavyK = 16384, kLightK = 1024;
+  std::vector<int> ks(kHeavyGroups, kHeavyK);
+  ks.insert(ks.end(), kLightGroups, kLightK);
+  bench::GroupedGemm g(1024, 2048, ks, sms, 101);
+  int tiles_per_group = g.p.tiles_m() * g.p.tiles_n();
+  int heavy = kHeavyGroups * tiles_per_group, light = kLightGroups * tiles_per_group;
+
+  cublasHandle_t h;
+  BENCH_CUBLAS(cublasCreate(&h));
+  g.reference(h);
+  g.poison();
+  g.launch_static();
+  BENCH_CHECK(cudaGetLastError());
+  BENCH_CHECK(cudaDeviceSynchronize());
+  double err_static = g.max_group_error();
+  g.poison();
+  g.launch_dynamic();
+  BENCH_CHECK(cudaGetLastError());
+  BENCH_CHECK(cudaDeviceSynchronize());
+  double err_dynamic = g.max_group_error();
+  BENCH_CUBLAS(cublasDestroy(h));
+
+  // Interleaved, twice each: a difference smaller than the spread is noise.
+  float st1 = bench::median_ms([&] { g.launch_static(); }, 3, 30);
+  float dy1 = bench::median_ms([&] { g.launch_dynamic(); }, 3, 30);
+  float st2 = bench::median_ms([&] { g.launch_static(); }, 3, 30);
+  float dy2 = bench::median_ms([&] { g.launch_dynamic(); }, 3, 30);
+  BENCH_CHECK(cudaGetLastError());
+  float st = std::min(st1, st2), dy = std::min(dy1, dy2);
+
+  TileCost ch = calibrate(kHeavyK, 1, 2, sms, 201);
+  TileCost cl = calibrate(kLightK, 1, 8, sms, 301);
+  float fixed = std::min(ch.fixed_ms, cl.fixed_ms);
+  float ideal = fixed + (heavy * ch.per_tile_ms + light * cl.per_tile_ms) / float(sms);
+
+  std::printf("device %s, %d SMs\n", prop.name, sms);
+  std::printf("grouped groups=%d M=%d N=%d K=%dx%d+%dx%d tiles=%d (heavy %d, light %d) gflop=%.1f\n", g.groups(),
+              g.M, g.N, kHeavyGroups, kHeavyK, kLightGroups, kLightK, g.p.num_tiles(), heavy, light, g.flop() / 1e9);
+  std::printf("grouped static_ms=%.3f,%.3f dynamic_ms=%.3f,%.3f (two medians of 30 each)\n", st1, st2, dy1, dy2);
+  std::printf("grouped calibration heavy_tile_ms=%.4f heavy_fixed_ms=%.4f light_tile_ms=%.4f light_fixed_ms=%.4f\n",
+              ch.per_tile_ms, ch.fixed_ms, cl.per_tile_ms, cl.fixed_ms);
+  std::printf("check imbalance_grouped max_group_err_vs_cublas static=%.2e dynamic=%.2e %s\n", err_static,
+              err_dynamic, (err_static < 1e-2 && err_dynamic < 1e-2) ? "OK" : "MISMATCH");
+  std::printf("bench imbalance_grouped size=%dx%dx%d:K=%dx%d+%dx%d ts=%.3f ref=%.3f ref_name=static unit=ms ratio=%.3f\n",
+              g.groups(), g.M, g.N, kHeavyGroups, kHeavyK, kLightGroups, kLightK, dy, st, st / dy);
+  std::printf("imbalance_grouped ideal_ms=%.3f dynamic_over_ideal=%.3f static_over_ideal=%.3f tflops_dynamic=%.1f "
+              "tflops_static=%.1f\n",
+              ideal, dy / ideal, st / ideal, g.flop() / dy / 1e9, g.flop() / st / 1e9);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int hogs = argc > 1 ? std::atoi(argv[1]) : 44;
+  std::string which = argc > 2 ? argv[2] : "ab";
+  if (which.find('a') != std::string::npos) case_a(hogs);
+  if (which.find('b') != std::string::npos) case_b();
   return 0;
 }
