@@ -7,18 +7,22 @@
 // bench/imbalance, case (b): a grouped GEMM whose tiles differ in cost (every group
 // M x N = 1024 x 2048, 64 tiles of 128 x 256; K differs per group), run alone on the GPU
 // under the static persistent scheduler and the dynamic (CLC-contract) one, the same tile
-// bodies. The distribution (stated, chosen, not drawn): a mixture-of-experts weight-gradient
-// step where K_g is the tokens routed to expert g, 3 "hot" experts with K = 16384 and 22
-// cold ones with K = 1024, groups sorted by K descending (the order a grouped-GEMM host
-// would pick; it favours the static scheduler too, since round-robin then spreads the hot
-// tiles as evenly as it can). 192 heavy tiles on 132 SMs is 1.45 waves: the static
-// schedule gives 60 CTAs two heavy tiles plus their round-robin share of the light ones,
-// while the dynamic one lets the 72 CTAs with one heavy tile take the light tiles.
-// The ideal is the total work over the SMs: per-tile costs of a heavy and a light tile are
-// measured on balanced single-group runs of the same kernel (whole waves of equal tiles,
-// 1 and 2 waves for heavy, 1 and 8 for light: the slope is the per-tile time, the
+// bodies. The distribution (stated, chosen, not drawn): a mixture-of-experts
+// weight-gradient step where K_g is the tokens routed to expert g: 3 "hot" experts with
+// K = 16384 and 16 cold ones with K = 1024, groups sorted by K descending (the order a
+// grouped-GEMM host would pick; it favours the static scheduler too, since round-robin
+// then spreads the hot tiles as evenly as it can). 192 heavy tiles on 132 SMs is 1.45
+// waves: the static schedule gives 60 CTAs two heavy tiles plus their round-robin share of
+// the light ones, while the dynamic one lets the 72 CTAs with one heavy tile take the light
+// tiles. The 16 light groups about fill that gap (light_work_over_gap ~ 1), where the
+// choice of scheduler matters most; mixes with 10 and 22 light groups are printed too, to
+// show how the gain depends on it.
+// The ideal is the total work over the SMs: the steady-state time of a heavy and of a light
+// tile is measured on balanced single-group runs of the same kernel (whole waves of equal
+// tiles, 2 and 6 waves for heavy, 2 and 16 for light: the slope is the per-tile time, the
 // intercept the launch and pipeline fill), so ideal = fill + (n_heavy c_heavy + n_light
-// c_light) / SMs.
+// c_light) / SMs. Static and dynamic are timed alternately (medians of 41 each after 20
+// warm-up pairs) so clock drift weighs on both alike.
 //
 // Usage: ts_bench_imbalance [busy_sms=44] [a|b|ab]
 #include <algorithm>
@@ -26,6 +30,7 @@
 #include <cstdio>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "gemm_common.cuh"
@@ -132,38 +137,69 @@ void case_a(int hogs) {
   std::printf("imbalance dynamic_over_ideal=%.3f static_over_ideal=%.3f\n", with_dynamic / ideal, with_static / ideal);
 }
 
-// Per-tile time (slope) and fixed cost (intercept) of equal tiles with K = k: one group of
-// 33 x w tiles per wave count, each a whole number of waves on 132 SMs.
+// Event time of one call of f (ms).
+template <class F>
+float time_once(F&& f, cudaEvent_t e0, cudaEvent_t e1) {
+  BENCH_CHECK(cudaEventRecord(e0));
+  f();
+  BENCH_CHECK(cudaEventRecord(e1));
+  BENCH_CHECK(cudaEventSynchronize(e1));
+  float ms;
+  BENCH_CHECK(cudaEventElapsedTime(&ms, e0, e1));
+  return ms;
+}
+
+// Medians of f and g timed alternately (f, g, f, g, ...) after `warmup` untimed pairs:
+// clock and power drift over the run then weighs on both alike.
+template <class F, class G>
+std::pair<float, float> alternating_medians(F&& f, G&& g, int warmup, int reps) {
+  for (int i = 0; i < warmup; ++i) {
+    f();
+    g();
+  }
+  cudaEvent_t e0, e1;
+  BENCH_CHECK(cudaEventCreate(&e0));
+  BENCH_CHECK(cudaEventCreate(&e1));
+  std::vector<float> tf, tg;
+  for (int i = 0; i < reps; ++i) {
+    tf.push_back(time_once(f, e0, e1));
+    tg.push_back(time_once(g, e0, e1));
+  }
+  BENCH_CHECK(cudaEventDestroy(e0));
+  BENCH_CHECK(cudaEventDestroy(e1));
+  std::sort(tf.begin(), tf.end());
+  std::sort(tg.begin(), tg.end());
+  return {tf[tf.size() / 2], tg[tg.size() / 2]};
+}
+
+// Steady-state time per tile (slope) and fixed cost (intercept) of equal tiles with K = k,
+// from two balanced single-group runs of the same kernel under the static scheduler:
+// 33 x (4 w) tiles, i.e. w whole waves of 132 tiles, so no SM idles before the end.
 struct TileCost {
   float per_tile_ms, fixed_ms;
 };
 TileCost calibrate(int k, int waves_lo, int waves_hi, int sms, uint64_t seed) {
-  // 33 tile rows x 4 tile columns = 132 tiles per wave (on a 132-SM H200).
-  int tiles_per_wave = sms;
-  int tm = 33, tn_per_wave = tiles_per_wave / tm;
+  int tm = 33, tn_per_wave = sms / tm;  // 33 x 4 = 132 tiles per wave on the H200
   float t[2];
   int waves[2] = {waves_lo, waves_hi};
   for (int i = 0; i < 2; ++i) {
     bench::GroupedGemm g(tm * gemm::kTileM, tn_per_wave * waves[i] * gemm::kTileN, {k}, sms, seed + 7 * i);
-    t[i] = bench::median_ms([&] { g.launch_static(); }, 3, 20);
+    t[i] = bench::median_ms([&] { g.launch_static(); }, 10, 30);
   }
   float slope = (t[1] - t[0]) / float(waves_hi - waves_lo);
   return TileCost{slope, std::max(0.0f, t[0] - slope * waves_lo)};
 }
 
-void case_b() {
-  cudaDeviceProp prop;
-  BENCH_CHECK(cudaGetDeviceProperties(&prop, 0));
-  int sms = prop.multiProcessorCount;
-  constexpr int kHeavyGroups = 3, kLightGroups = 22, kHeavyK = 16384, kLightK = 1024;
-  std::vector<int> ks(kHeavyGroups, kHeavyK);
-  ks.insert(ks.end(), kLightGroups, kLightK);
-  bench::GroupedGemm g(1024, 2048, ks, sms, 101);
+// One tile-cost mix: heavy groups (K = heavy_k) first, then light groups (K = light_k),
+// every group 1024 x 2048 (64 tiles). Checked against cuBLAS per group, then timed.
+void grouped_mix(cublasHandle_t h, int heavy_groups, int heavy_k, int light_groups, int light_k, int sms,
+                 TileCost ch, TileCost cl, uint64_t seed) {
+  std::vector<int> ks(heavy_groups, heavy_k);
+  ks.insert(ks.end(), light_groups, light_k);
+  bench::GroupedGemm g(1024, 2048, ks, sms, seed);
   int tiles_per_group = g.p.tiles_m() * g.p.tiles_n();
-  int heavy = kHeavyGroups * tiles_per_group, light = kLightGroups * tiles_per_group;
+  int heavy = heavy_groups * tiles_per_group, light = light_groups * tiles_per_group;
 
-  cublasHandle_t h;
-  BENCH_CUBLAS(cublasCreate(&h));
   g.reference(h);
   g.poison();
   g.launch_static();
@@ -175,34 +211,42 @@ void case_b() {
   BENCH_CHECK(cudaGetLastError());
   BENCH_CHECK(cudaDeviceSynchronize());
   double err_dynamic = g.max_group_error();
-  BENCH_CUBLAS(cublasDestroy(h));
 
-  // Interleaved, twice each: a difference smaller than the spread is noise.
-  float st1 = bench::median_ms([&] { g.launch_static(); }, 3, 30);
-  float dy1 = bench::median_ms([&] { g.launch_dynamic(); }, 3, 30);
-  float st2 = bench::median_ms([&] { g.launch_static(); }, 3, 30);
-  float dy2 = bench::median_ms([&] { g.launch_dynamic(); }, 3, 30);
+  auto [st, dy] = alternating_medians([&] { g.launch_static(); }, [&] { g.launch_dynamic(); }, 20, 41);
   BENCH_CHECK(cudaGetLastError());
-  float st = std::min(st1, st2), dy = std::min(dy1, dy2);
-
-  TileCost ch = calibrate(kHeavyK, 1, 2, sms, 201);
-  TileCost cl = calibrate(kLightK, 1, 8, sms, 301);
   float fixed = std::min(ch.fixed_ms, cl.fixed_ms);
   float ideal = fixed + (heavy * ch.per_tile_ms + light * cl.per_tile_ms) / float(sms);
+  char size[128];
+  std::snprintf(size, sizeof size, "%dx%dx%d:K=%dx%d+%dx%d", g.groups(), g.M, g.N, heavy_groups, heavy_k,
+                light_groups, light_k);
+  std::printf("grouped %s tiles=%d (heavy %d, light %d) gflop=%.1f light_work_over_gap=%.2f\n", size,
+              g.p.num_tiles(), heavy, light, g.flop() / 1e9,
+              light * cl.per_tile_ms / ((2 * sms - heavy) * ch.per_tile_ms));
+  std::printf("check imbalance_grouped size=%s max_group_err_vs_cublas static=%.2e dynamic=%.2e %s\n", size,
+              err_static, err_dynamic, (err_static < 1e-2 && err_dynamic < 1e-2) ? "OK" : "MISMATCH");
+  std::printf("bench imbalance_grouped size=%s ts=%.3f ref=%.3f ref_name=static unit=ms ratio=%.3f\n", size, dy, st,
+              st / dy);
+  std::printf("imbalance_grouped size=%s ideal_ms=%.3f dynamic_over_ideal=%.3f static_over_ideal=%.3f "
+              "tflops_dynamic=%.1f tflops_static=%.1f\n",
+              size, ideal, dy / ideal, st / ideal, g.flop() / dy / 1e9, g.flop() / st / 1e9);
+}
 
+void case_b() {
+  cudaDeviceProp prop;
+  BENCH_CHECK(cudaGetDeviceProperties(&prop, 0));
+  int sms = prop.multiProcessorCount;
+  constexpr int kHeavyK = 16384, kLightK = 1024;
+  TileCost ch = calibrate(kHeavyK, 2, 6, sms, 201);
+  TileCost cl = calibrate(kLightK, 2, 16, sms, 301);
   std::printf("device %s, %d SMs\n", prop.name, sms);
-  std::printf("grouped groups=%d M=%d N=%d K=%dx%d+%dx%d tiles=%d (heavy %d, light %d) gflop=%.1f\n", g.groups(),
-              g.M, g.N, kHeavyGroups, kHeavyK, kLightGroups, kLightK, g.p.num_tiles(), heavy, light, g.flop() / 1e9);
-  std::printf("grouped static_ms=%.3f,%.3f dynamic_ms=%.3f,%.3f (two medians of 30 each)\n", st1, st2, dy1, dy2);
   std::printf("grouped calibration heavy_tile_ms=%.4f heavy_fixed_ms=%.4f light_tile_ms=%.4f light_fixed_ms=%.4f\n",
               ch.per_tile_ms, ch.fixed_ms, cl.per_tile_ms, cl.fixed_ms);
-  std::printf("check imbalance_grouped max_group_err_vs_cublas static=%.2e dynamic=%.2e %s\n", err_static,
-              err_dynamic, (err_static < 1e-2 && err_dynamic < 1e-2) ? "OK" : "MISMATCH");
-  std::printf("bench imbalance_grouped size=%dx%dx%d:K=%dx%d+%dx%d ts=%.3f ref=%.3f ref_name=static unit=ms ratio=%.3f\n",
-              g.groups(), g.M, g.N, kHeavyGroups, kHeavyK, kLightGroups, kLightK, dy, st, st / dy);
-  std::printf("imbalance_grouped ideal_ms=%.3f dynamic_over_ideal=%.3f static_over_ideal=%.3f tflops_dynamic=%.1f "
-              "tflops_static=%.1f\n",
-              ideal, dy / ideal, st / ideal, g.flop() / dy / 1e9, g.flop() / st / 1e9);
+  cublasHandle_t h;
+  BENCH_CUBLAS(cublasCreate(&h));
+  grouped_mix(h, 3, kHeavyK, 16, kLightK, sms, ch, cl, 101);  // the stated mix (see the top of this file)
+  grouped_mix(h, 3, kHeavyK, 10, kLightK, sms, ch, cl, 111);  // less light work than the gap
+  grouped_mix(h, 3, kHeavyK, 22, kLightK, sms, ch, cl, 121);  // more light work than the gap
+  BENCH_CUBLAS(cublasDestroy(h));
 }
 
 }  // namespace
