@@ -4,25 +4,21 @@
 // other kernel ends; the dynamic (CLC-contract) scheduler hands tiles to the CTAs that run.
 // Prints static vs dynamic times and the ideal (total work / available SMs).
 //
-// bench/imbalance, case (b): a grouped GEMM whose tiles differ in cost (every group
-// M x N = 1024 x 2048, 64 tiles of 128 x 256; K differs per group), run alone on the GPU
-// under the static persistent scheduler and the dynamic (CLC-contract) one, the same tile
-// bodies. The distribution (stated, chosen, not drawn): a mixture-of-experts
-// weight-gradient step where K_g is the tokens routed to expert g: 3 "hot" experts with
-// K = 16384 and 16 cold ones with K = 1024, groups sorted by K descending (the order a
-// grouped-GEMM host would pick; it favours the static scheduler too, since round-robin
-// then spreads the hot tiles as evenly as it can). 192 heavy tiles on 132 SMs is 1.45
-// waves: the static schedule gives 60 CTAs two heavy tiles plus their round-robin share of
-// the light ones, while the dynamic one lets the 72 CTAs with one heavy tile take the light
-// tiles. The 16 light groups about fill that gap (light_work_over_gap ~ 1), where the
-// choice of scheduler matters most; mixes with 10 and 22 light groups are printed too, to
-// show how the gain depends on it.
-// The ideal is the total work over the SMs: the steady-state time of a heavy and of a light
-// tile is measured on balanced single-group runs of the same kernel (whole waves of equal
-// tiles, 2 and 6 waves for heavy, 2 and 16 for light: the slope is the per-tile time, the
-// intercept the launch and pipeline fill), so ideal = fill + (n_heavy c_heavy + n_light
-// c_light) / SMs. Static and dynamic are timed alternately (medians of 41 each after 20
-// warm-up pairs) so clock drift weighs on both alike.
+// bench/imbalance, case (b): a grouped GEMM whose tiles differ in cost (K differs per
+// group; tiles of 128 x 256), run alone on the GPU under the static persistent scheduler
+// and under the dynamic (CLC-contract) one, with the same tile bodies. The distribution is
+// stated, chosen rather than drawn: the weight-gradient GEMMs of a mixture-of-experts layer
+// with 64 experts of 1024 x 1024 (32 tiles each), where K_g is the number of tokens routed
+// to expert g: 5 hot experts get K = 16384, the 59 others K = 1024. Groups are sorted by K,
+// descending (what a grouped-GEMM host would do; it also helps the static scheduler, whose
+// round-robin then spreads the hot tiles as evenly as it can). 160 heavy tiles on 132 SMs
+// is 1.2 waves: the static schedule gives 28 CTAs two heavy tiles plus their round-robin
+// share of the light ones; the dynamic one lets the other CTAs take the light tiles.
+// A second, coarser mix (19 experts of 1024 x 2048, 3 hot: 192 heavy tiles, 1.45 waves)
+// shows how the gain depends on the mix. light_work_over_gap says how much light work
+// there is against the time the static tail leaves the other SMs idle.
+// Static and dynamic are timed alternately (medians of 41 each after 20 warm-up pairs), so
+// clock and power drift weighs on both alike. The ideal is described at calibrate().
 //
 // Usage: ts_bench_imbalance [busy_sms=44] [a|b|ab]
 #include <algorithm>
@@ -172,31 +168,41 @@ std::pair<float, float> alternating_medians(F&& f, G&& g, int warmup, int reps) 
   return {tf[tf.size() / 2], tg[tg.size() / 2]};
 }
 
-// Steady-state time per tile (slope) and fixed cost (intercept) of equal tiles with K = k,
-// from two balanced single-group runs of the same kernel under the static scheduler:
-// 33 x (4 w) tiles, i.e. w whole waves of 132 tiles, so no SM idles before the end.
+// The ideal: total work over the SMs, with every SM busy to the end. Per-tile costs come
+// from perfectly balanced runs of the same kernel mixing the same two kinds of tile:
+// groups of exactly one wave (33 x 4 = 132 tiles of 128 x 256) each, so the static
+// round-robin gives every CTA the same tiles. T(a, b) for a heavy and b light waves is
+// fitted as fixed + a c_heavy + b c_light from (a, b), (a+1, b), (a, b+4); then
+// ideal = fixed + (n_heavy c_heavy + n_light c_light) / SMs.
 struct TileCost {
-  float per_tile_ms, fixed_ms;
+  float heavy_ms, light_ms, fixed_ms;
 };
-TileCost calibrate(int k, int waves_lo, int waves_hi, int sms, uint64_t seed) {
-  int tm = 33, tn_per_wave = sms / tm;  // 33 x 4 = 132 tiles per wave on the H200
-  float t[2];
-  int waves[2] = {waves_lo, waves_hi};
-  for (int i = 0; i < 2; ++i) {
-    bench::GroupedGemm g(tm * gemm::kTileM, tn_per_wave * waves[i] * gemm::kTileN, {k}, sms, seed + 7 * i);
-    t[i] = bench::median_ms([&] { g.launch_static(); }, 10, 30);
+TileCost calibrate(int heavy_k, int light_k, int a, int b, int sms, uint64_t seed) {
+  if (sms % 33 != 0) {
+    std::fprintf(stderr, "calibration assumes waves of 33 x 4 tiles (132 SMs), got %d SMs\n", sms);
+    std::exit(1);
   }
-  float slope = (t[1] - t[0]) / float(waves_hi - waves_lo);
-  return TileCost{slope, std::max(0.0f, t[0] - slope * waves_lo)};
+  auto run = [&](int na, int nb) {
+    std::vector<int> ks(na, heavy_k);
+    ks.insert(ks.end(), nb, light_k);
+    bench::GroupedGemm g(33 * gemm::kTileM, (sms / 33) * gemm::kTileN, ks, sms, seed + 13 * na + nb);
+    return bench::median_ms([&] { g.launch_static(); }, 10, 30);
+  };
+  float t = run(a, b), th = run(a + 1, b), tl = run(a, b + 4);
+  TileCost c;
+  c.heavy_ms = (th - t) / float(sms);  // one more wave of heavy tiles: sms tiles
+  c.light_ms = (tl - t) / float(4 * sms);
+  c.fixed_ms = std::max(0.0f, t - a * sms * c.heavy_ms - b * sms * c.light_ms);
+  return c;
 }
 
 // One tile-cost mix: heavy groups (K = heavy_k) first, then light groups (K = light_k),
-// every group 1024 x 2048 (64 tiles). Checked against cuBLAS per group, then timed.
-void grouped_mix(cublasHandle_t h, int heavy_groups, int heavy_k, int light_groups, int light_k, int sms,
-                 TileCost ch, TileCost cl, uint64_t seed) {
+// every group M x N. Checked against cuBLAS per group, then timed.
+void grouped_mix(cublasHandle_t h, int M, int N, int heavy_groups, int heavy_k, int light_groups, int light_k, int sms,
+                 uint64_t seed) {
   std::vector<int> ks(heavy_groups, heavy_k);
   ks.insert(ks.end(), light_groups, light_k);
-  bench::GroupedGemm g(1024, 2048, ks, sms, seed);
+  bench::GroupedGemm g(M, N, ks, sms, seed);
   int tiles_per_group = g.p.tiles_m() * g.p.tiles_n();
   int heavy = heavy_groups * tiles_per_group, light = light_groups * tiles_per_group;
 
@@ -214,14 +220,19 @@ void grouped_mix(cublasHandle_t h, int heavy_groups, int heavy_k, int light_grou
 
   auto [st, dy] = alternating_medians([&] { g.launch_static(); }, [&] { g.launch_dynamic(); }, 20, 41);
   BENCH_CHECK(cudaGetLastError());
-  float fixed = std::min(ch.fixed_ms, cl.fixed_ms);
-  float ideal = fixed + (heavy * ch.per_tile_ms + light * cl.per_tile_ms) / float(sms);
+  TileCost c = calibrate(heavy_k, light_k, std::max(1, heavy / sms), std::max(1, light / sms), sms, seed + 1000);
+  float ideal = c.fixed_ms + (heavy * c.heavy_ms + light * c.light_ms) / float(sms);
+  // How much light work there is against the gap a static tail leaves: the SMs without a
+  // last-wave heavy tile, for one heavy tile's time.
+  int last_wave = heavy % sms == 0 ? sms : heavy % sms;
   char size[128];
   std::snprintf(size, sizeof size, "%dx%dx%d:K=%dx%d+%dx%d", g.groups(), g.M, g.N, heavy_groups, heavy_k,
                 light_groups, light_k);
   std::printf("grouped %s tiles=%d (heavy %d, light %d) gflop=%.1f light_work_over_gap=%.2f\n", size,
               g.p.num_tiles(), heavy, light, g.flop() / 1e9,
-              light * cl.per_tile_ms / ((2 * sms - heavy) * ch.per_tile_ms));
+              light * c.light_ms / ((sms - last_wave) * c.heavy_ms));
+  std::printf("grouped %s calibration heavy_tile_ms=%.4f light_tile_ms=%.4f fixed_ms=%.4f\n", size, c.heavy_ms * sms,
+              c.light_ms * sms, c.fixed_ms);
   std::printf("check imbalance_grouped size=%s max_group_err_vs_cublas static=%.2e dynamic=%.2e %s\n", size,
               err_static, err_dynamic, (err_static < 1e-2 && err_dynamic < 1e-2) ? "OK" : "MISMATCH");
   std::printf("bench imbalance_grouped size=%s ts=%.3f ref=%.3f ref_name=static unit=ms ratio=%.3f\n", size, dy, st,
@@ -235,17 +246,13 @@ void case_b() {
   cudaDeviceProp prop;
   BENCH_CHECK(cudaGetDeviceProperties(&prop, 0));
   int sms = prop.multiProcessorCount;
-  constexpr int kHeavyK = 16384, kLightK = 1024;
-  TileCost ch = calibrate(kHeavyK, 2, 6, sms, 201);
-  TileCost cl = calibrate(kLightK, 2, 16, sms, 301);
   std::printf("device %s, %d SMs\n", prop.name, sms);
-  std::printf("grouped calibration heavy_tile_ms=%.4f heavy_fixed_ms=%.4f light_tile_ms=%.4f light_fixed_ms=%.4f\n",
-              ch.per_tile_ms, ch.fixed_ms, cl.per_tile_ms, cl.fixed_ms);
   cublasHandle_t h;
   BENCH_CUBLAS(cublasCreate(&h));
-  grouped_mix(h, 3, kHeavyK, 16, kLightK, sms, ch, cl, 101);  // the stated mix (see the top of this file)
-  grouped_mix(h, 3, kHeavyK, 10, kLightK, sms, ch, cl, 111);  // less light work than the gap
-  grouped_mix(h, 3, kHeavyK, 22, kLightK, sms, ch, cl, 121);  // more light work than the gap
+  // The stated mix (see the top of this file): 64 experts, 5 hot.
+  grouped_mix(h, 1024, 1024, 5, 16384, 59, 1024, sms, 101);
+  // A coarser mix: 3 hot of 19 larger experts (192 heavy tiles, 1.45 waves).
+  grouped_mix(h, 1024, 2048, 3, 16384, 16, 1024, sms, 201);
   BENCH_CUBLAS(cublasDestroy(h));
 }
 
