@@ -171,9 +171,11 @@ std::pair<float, float> alternating_medians(F&& f, G&& g, int warmup, int reps) 
 // The ideal: total work over the SMs, with every SM busy to the end. Per-tile costs come
 // from perfectly balanced runs of the same kernel mixing the same two kinds of tile:
 // groups of exactly one wave (33 x 4 = 132 tiles of 128 x 256) each, so the static
-// round-robin gives every CTA the same tiles. T(a, b) for a heavy and b light waves is
-// fitted as fixed + a c_heavy + b c_light from (a, b), (a+1, b), (a, b+4); then
-// ideal = fixed + (n_heavy c_heavy + n_light c_light) / SMs.
+// round-robin gives every CTA the same tiles. With a = n_heavy / SMs and b = n_light / SMs
+// rounded down, T(a, b) is measured, and the time of one more wave of each kind from
+// T(a+1, b) and T(a, b+4); the ideal interpolates to the mix's fractional wave counts:
+// ideal = T(a, b) + (n_heavy - a SMs) / SMs c_heavy + (n_light - b SMs) / SMs c_light,
+// i.e. intercept + (n_heavy c_heavy + n_light c_light) / SMs (c: one SM's time per tile).
 struct TileCost {
   float heavy_ms, light_ms, fixed_ms;
 };
@@ -190,9 +192,11 @@ TileCost calibrate(int heavy_k, int light_k, int a, int b, int sms, uint64_t see
   };
   float t = run(a, b), th = run(a + 1, b), tl = run(a, b + 4);
   TileCost c;
-  c.heavy_ms = (th - t) / float(sms);  // one more wave of heavy tiles: sms tiles
-  c.light_ms = (tl - t) / float(4 * sms);
-  c.fixed_ms = std::max(0.0f, t - a * sms * c.heavy_ms - b * sms * c.light_ms);
+  c.heavy_ms = th - t;  // one more wave: every SM runs one more heavy tile
+  c.light_ms = (tl - t) / 4.0f;
+  c.fixed_ms = t - a * c.heavy_ms - b * c.light_ms;  // the intercept (launch, fill, drain)
+  std::printf("calibration balanced T(%d,%d)=%.4f T(%d,%d)=%.4f T(%d,%d)=%.4f ms\n", a, b, t, a + 1, b, th, a, b + 4,
+              tl);
   return c;
 }
 
@@ -231,8 +235,8 @@ void grouped_mix(cublasHandle_t h, int M, int N, int heavy_groups, int heavy_k, 
   std::printf("grouped %s tiles=%d (heavy %d, light %d) gflop=%.1f light_work_over_gap=%.2f\n", size,
               g.p.num_tiles(), heavy, light, g.flop() / 1e9,
               light * c.light_ms / ((sms - last_wave) * c.heavy_ms));
-  std::printf("grouped %s calibration heavy_tile_ms=%.4f light_tile_ms=%.4f fixed_ms=%.4f\n", size, c.heavy_ms * sms,
-              c.light_ms * sms, c.fixed_ms);
+  std::printf("grouped %s calibration heavy_tile_ms=%.4f light_tile_ms=%.4f intercept_ms=%.4f\n", size, c.heavy_ms,
+              c.light_ms, c.fixed_ms);
   std::printf("check imbalance_grouped size=%s max_group_err_vs_cublas static=%.2e dynamic=%.2e %s\n", size,
               err_static, err_dynamic, (err_static < 1e-2 && err_dynamic < 1e-2) ? "OK" : "MISMATCH");
   std::printf("bench imbalance_grouped size=%s ts=%.3f ref=%.3f ref_name=static unit=ms ratio=%.3f\n", size, dy, st,
@@ -253,6 +257,8 @@ void case_b() {
   grouped_mix(h, 1024, 1024, 5, 16384, 59, 1024, sms, 101);
   // A coarser mix: 3 hot of 19 larger experts (192 heavy tiles, 1.45 waves).
   grouped_mix(h, 1024, 2048, 3, 16384, 16, 1024, sms, 201);
+  // The stated mix again on fresh data: the spread between the two runs is the noise.
+  grouped_mix(h, 1024, 1024, 5, 16384, 59, 1024, sms, 301);
   BENCH_CUBLAS(cublasDestroy(h));
 }
 
