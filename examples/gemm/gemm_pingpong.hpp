@@ -116,7 +116,7 @@ struct GmemD : ts::MemoryResource {
 struct LoadSchedule {
   template <class S, class G, class Smem, class Q>
   TS_HD void operator()(S& s, G& gmem, Smem& smem, Q& wq) const {
-    s.work_tile_loop(wq, ts::SkipIfPredicate<&PairQueue::missing>{}, [&] {
+    s.work_tile_loop(wq, ts::skip_if<&PairQueue::missing>, [&] {
       s.skippable([&] {
         s.domain_loop(0, ts::runtime(gmem->k_iters(), "k_iters"), 1, [&] {
           smem.acquire();
@@ -137,7 +137,7 @@ template <bool kFirst>
 struct MathSchedule {
   template <class S, class Turn, class Smem, class Acc, class Out, class Q>
   TS_HD void operator()(S& s, Turn& turn, Smem& smem, Acc& acc, Out& out, Q& wq) const {
-    s.work_tile_loop(wq, ts::SkipIfPredicate<&PairQueue::missing>{}, [&] {
+    s.work_tile_loop(wq, ts::skip_if<&PairQueue::missing>, [&] {
       if constexpr (kFirst) turn.acquire();
       else turn.wait();
       s.skippable([&] {
