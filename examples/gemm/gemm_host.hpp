@@ -34,6 +34,10 @@ struct HostGemm {
     map_b = {b.data(), 2, K, N, 2LL * K, kTileK, kTileN};
     clear_d();
   }
+  // The maps point into a and b: a copy would read the original's buffers.
+  HostGemm(HostGemm const&) = delete;
+  HostGemm& operator=(HostGemm const&) = delete;
+
   // D starts as bf16 NaN everywhere, so an element the kernel never wrote fails the check.
   void clear_d() { d.assign(size_t(M) * N, uint16_t(0x7fc0)); }
 
