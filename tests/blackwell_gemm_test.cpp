@@ -94,32 +94,70 @@ TEST(BlackwellGemm, ClcScheduledMatchesReferenceEachTileOnce) {
                                   .detect_races = true});
       EXPECT_EQ(h.check(), "") << "resident " << resident << " seed " << seed;
       EXPECT_EQ(st.ctas_started + st.ctas_canceled, h.tiles());
-      if (resident == 1) EXPECT_GT(st.ctas_canceled, 0) << "a single resident CTA must steal the others' tiles";
+      if (resident == 1) {
+        EXPECT_GT(st.ctas_canceled, 0) << "a single resident CTA must steal the others' tiles";
+      }
     }
 }
 
-// tcgen05.ld lets warp w touch TMEM lanes 32 * (w % 4) .. + 31 only: epilogue warps
-// 2..5 would read the accumulator rows of other warps, and the emulator refuses.
-TEST(BlackwellGemm, EpilogueWarpsMustMatchTheirTmemLanes) {
-  gemm::HostGemm h(128, 256, 64, 1);
-  auto [gmem, smem, acc, out] = gemm::bw::detail::resources(problem(h));
+// tcgen05.ld lets warp w touch TMEM lanes 32 * (w % 4) .. + 31 only. GmemD::store picks
+// its row by that rule, so an epilogue on warps 2..5 still covers the 128 rows; a body
+// that took its row from its index in the task instead is refused by the emulator.
+namespace {
+struct NaiveD : gemm::bw::GmemD {
+  void store(ts::ProducerStage const& si, uint32_t tmem_col) const {
+    float chunk[32];
+    ts::arch::emu::tmem_load_row(chunk, tmem_col, si.thread.thread_in_task, 32, si.thread);
+  }
+};
+struct NaiveEpilogue {
+  template <class S, class Acc, class Out, class Q>
+  void operator()(S& s, Acc& acc, Out& out, Q& wq) const {
+    s.work_tile_loop(wq, [&] {
+      acc.wait();
+      ts::work<&NaiveD::store>(out, ts::work<&gemm::bw::TmemAccumulator::column>(acc));
+      acc.release();
+      ts::queue_epilogue(wq);
+    });
+  }
+};
+
+template <class D, class Epilogue>
+auto gemm_with_epilogue_at_warp_2(gemm::Problem const& p, D d, Epilogue epilogue) {
+  auto [gmem, smem, acc, unused] = gemm::bw::detail::resources(p);
+  (void)unused;
+  auto out = ts::resource("d", d);
   gemm::TileQueue q;
-  q.num_tiles = 1;
-  q.tiles_m = q.tiles_n = 1;
+  q.num_tiles = p.tiles_m() * p.tiles_n();
+  q.tiles_m = p.tiles_m();
+  q.tiles_n = p.tiles_n();
   auto tiles = ts::resource("tiles", q);
   auto load = ts::Task("Load").warps(0, 1).reads(gmem, tiles).writes(smem).schedule(gemm::bw::LoadSchedule{}, gmem,
                                                                                     smem, tiles);
   auto mma = ts::Task("Mma").warps(1, 1).reads(smem, tiles).writes(acc).schedule(gemm::bw::MmaSchedule{}, smem, acc,
                                                                                  tiles);
-  auto epi = ts::Task("Epilogue").warps(2, 4).reads(acc, tiles).writes(out).schedule(gemm::bw::EpilogueSchedule{}, acc,
-                                                                                     out, tiles);
-  auto tm = ts::TaskManager(ts::tasks(load, mma, epi), ts::DependencyGraph{{smem, {gmem}}, {acc, {smem}}, {out, {acc}}},
-                            cpu_test::quiet());
-  tm.print_and_verify();
+  auto epi = ts::Task("Epilogue").warps(2, 4).reads(acc, tiles).writes(out).schedule(epilogue, acc, out, tiles);
+  return ts::TaskManager(ts::tasks(load, mma, epi), ts::DependencyGraph{{smem, {gmem}}, {acc, {smem}}, {out, {acc}}},
+                         cpu_test::quiet());
+}
+}  // namespace
+
+TEST(BlackwellGemm, EpilogueThreadsReadOnlyTheirWarpsTmemLanes) {
+  gemm::HostGemm h(200, 300, 136, 1);
+  auto p = problem(h);
+  auto ok = gemm_with_epilogue_at_warp_2(p, gemm::bw::GmemD{{}, p.d, p.M, p.N}, gemm::bw::EpilogueSchedule{});
+  ok.print_and_verify();
+  ts::cpu::run(ok, {.grid_blocks = 2, .seed = 1});
+  EXPECT_EQ(h.check(), "");
+
+  auto naive = gemm_with_epilogue_at_warp_2(p, NaiveD{{{}, p.d, p.M, p.N}}, NaiveEpilogue{});
+  naive.print_and_verify();
   try {
-    ts::cpu::run(tm, {.grid_blocks = 1});
+    ts::cpu::run(naive, {.grid_blocks = 1});
     FAIL() << "expected an EmulationError";
   } catch (ts::cpu::EmulationError const& e) {
-    EXPECT_NE(std::string(e.what()).find("tcgen05.ld: warp"), std::string::npos) << e.what();
+    // Whichever misplaced warp reads first is named, e.g. "warp 2 may access TMEM lanes 64..95 only, not lane 0".
+    EXPECT_NE(std::string(e.what()).find("may access TMEM lanes"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("task 'Epilogue'"), std::string::npos) << e.what();
   }
 }

@@ -1,8 +1,9 @@
 // Host-side declaration of the Blackwell-shaped GEMM (blackwell_resources.hpp):
 // resources, tasks, graph, manager; static persistent or with a CLC scheduler task.
 //   warp 0 Load (TMA) | warp 1 Mma (UMMA) | warp 2 Scheduler (CLC only) | warps 4-7 Epilogue
-// The epilogue starts at warp 4 so that its warps' TMEM lane windows (warp % 4) cover
-// the accumulator's 128 lanes once.
+// An epilogue warp w may read TMEM lanes 32 * (w % 4) .. + 31 only (tcgen05.ld), so
+// any four consecutive warps cover the accumulator's 128 lanes once; warps 4-7 make
+// the epilogue one whole warpgroup.
 #pragma once
 #include <tuple>
 
