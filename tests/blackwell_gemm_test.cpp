@@ -74,7 +74,8 @@ TEST(BlackwellGemm, StaticPersistentMatchesReference) {
   struct Case {
     int M, N, K, grid;
   };
-  for (Case c : {Case{200, 300, 136, 1}, Case{200, 300, 136, 3}, Case{256, 512, 128, 2}, Case{384, 256, 320, 2}})
+  for (Case c : {Case{200, 300, 136, 1}, Case{200, 300, 136, 3}, Case{256, 512, 128, 2}, Case{384, 256, 320, 2},
+                 Case{1024, 256, 64, 3}})  // 8 tile rows: one whole raster group
     for (uint64_t seed : {1, 2}) {
       gemm::HostGemm h(c.M, c.N, c.K, seed);
       auto tm = gemm::bw::make_gemm(problem(h), cpu_test::quiet());

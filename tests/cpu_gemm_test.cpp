@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "cpu_test_util.hpp"
 #include "gemm/gemm_host.hpp"
@@ -28,7 +29,7 @@ gemm::Problem problem(gemm::HostGemm& h) { return {h.M, h.N, h.K, &h.map_a, &h.m
 }  // namespace
 
 TEST(CpuGemm, StaticPersistentMatchesReference) {
-  for (Size s : {kRagged, kWhole})
+  for (Size s : {kRagged, kWhole, Size{1024, 256, 64}})  // the last: 8 tile rows, one whole raster group
     for (int grid : {1, 3})
       for (uint64_t seed : {1, 2}) {
         gemm::HostGemm h(s.M, s.N, s.K, seed);
@@ -116,4 +117,22 @@ TEST(CpuGemm, TmaStoreEpilogueIsRefusedOnTheEmulator) {
   } catch (ts::cpu::EmulationError const& e) {
     EXPECT_NE(std::string(e.what()).find("device-only"), std::string::npos) << e.what();
   }
+}
+
+// The emulated wgmma's D fragment: 128 threads x 128 floats cover the 64 x 256 warpgroup
+// tile exactly once, with the PTX ISA's placement (thread 0 holds (0,0), (0,1), (8,0),
+// (8,1), (0,8), ...; lane l of warp w starts at row 16 w + l / 4, column 2 (l % 4)).
+TEST(CpuGemm, WgmmaFragmentLayoutCoversTheTileOnce) {
+  std::vector<int> hits(64 * 256, 0);
+  for (int t = 0; t < 128; ++t)
+    for (int i = 0; i < 128; ++i) {
+      int r = ts::arch::wgmma_d_row(t, i), c = ts::arch::wgmma_d_col(t, i);
+      ASSERT_TRUE(r >= 0 && r < 64 && c >= 0 && c < 256) << "thread " << t << " float " << i;
+      ++hits[r * 256 + c];
+    }
+  for (int k = 0; k < 64 * 256; ++k) ASSERT_EQ(hits[k], 1) << "row " << k / 256 << " col " << k % 256;
+  EXPECT_EQ(ts::arch::wgmma_d_row(0, 2), 8);
+  EXPECT_EQ(ts::arch::wgmma_d_col(0, 4), 8);
+  EXPECT_EQ(ts::arch::wgmma_d_row(32 + 5, 0), 17);
+  EXPECT_EQ(ts::arch::wgmma_d_col(32 + 5, 1), 3);
 }

@@ -43,6 +43,12 @@ TS_HD inline ts::WorkTile grouped_tile(int t, int num_tiles, int tiles_m, int ti
   ts::WorkTile w;
   w.tile_idx = t;
   w.valid = t < num_tiles;
+#if !defined(__CUDA_ARCH__)
+  // Past the last tile the group arithmetic can divide by zero (rows == 0 when the tile
+  // rows are a multiple of kGroupM): harmless on the GPU, where the result of an invalid
+  // tile is never used, but a trap on the host.
+  if (!w.valid) return w;
+#endif
   int per_group = kGroupM * tiles_n;
   int first_m = (t / per_group) * kGroupM;
   int rows = tiles_m - first_m < kGroupM ? tiles_m - first_m : kGroupM;
