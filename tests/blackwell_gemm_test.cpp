@@ -5,32 +5,17 @@
 // and tensor memory against a host reference.
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-#include <fstream>
 #include <sstream>
 #include <string>
 
 #include "cpu_test_util.hpp"
 #include "gemm/blackwell_gemm.hpp"
 #include "gemm/gemm_host.hpp"
+#include "golden_util.hpp"
 
 namespace {
 
 gemm::Problem problem(gemm::HostGemm& h) { return {h.M, h.N, h.K, &h.map_a, &h.map_b, h.d.data(), nullptr}; }
-
-std::string golden_path(std::string const& name) { return std::string(TS_SOURCE_DIR) + "/tests/golden/" + name; }
-
-void expect_golden(std::string const& name, std::string const& actual) {
-  if (std::getenv("TS_UPDATE_GOLDEN")) {
-    std::ofstream(golden_path(name)) << actual;
-    return;
-  }
-  std::ifstream in(golden_path(name));
-  ASSERT_TRUE(in.good()) << "missing golden file " << golden_path(name);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  EXPECT_EQ(actual, ss.str()) << "printout differs from " << name;
-}
 
 }  // namespace
 
@@ -65,9 +50,7 @@ TEST(BlackwellGemm, LayoutDeclaresTheTmemAccumulatorAndArrivals) {
 
 TEST(BlackwellGemm, ScheduleTableGolden) {
   gemm::HostGemm h(256, 512, 128, 1);
-  std::ostringstream os;
-  gemm::bw::make_gemm(problem(h), cpu_test::quiet()).print(os);
-  expect_golden("blackwell_gemm.txt", os.str());
+  golden::expect("blackwell_gemm.txt", golden::printed(gemm::bw::make_gemm(problem(h), cpu_test::quiet())));
 }
 
 TEST(BlackwellGemm, StaticPersistentMatchesReference) {
