@@ -227,7 +227,8 @@ struct GmemD : ts::MemoryResource {
 #else
     // The direct-store path with the device's fragment -> (row, col) walk; bf16 rounding
     // to nearest even as __floats2bfloat162_rn does.
-    if (map_d) ts::arch::emu::fail("GmemD::store: the TMA-store epilogue (map_d) is device-only; pass map_d = null to the emulator");
+    if (map_d)
+      ts::arch::emu::fail("GmemD::store: the TMA-store epilogue (map_d) is device-only; pass map_d = null to the emulator");
     int wg = si.thread.warp_in_task() / 4;
     int row_base = si.work_tile.coord[0] * kTileM + wg * 64, col_base = si.work_tile.coord[1] * kTileN;
     int warp = si.thread.warp_in_task() % 4, lane = si.thread.lane();
