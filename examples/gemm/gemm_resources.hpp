@@ -272,20 +272,30 @@ struct LoadSchedule {
   }
 };
 
+// The main loop of one tile, shared by every GEMM variant's math schedule: wait for a
+// stage, issue its MMAs, release the previous stage once they retired; at the end retire
+// all and release the last stage. Descriptors / Mma name the variant's work methods
+// (another operand layout derives its own); k_iters is the domain bound (runtime or per tile).
+template <auto Descriptors = &SmemAB::descriptors, auto Mma = &Accumulator::mma, class S, class Smem, class Acc,
+          class Bound>
+TS_HD void tile_main_loop(S& s, Smem& smem, Acc& acc, Bound const& k_iters) {
+  ts::work<&Accumulator::begin_tile>(acc);
+  s.domain_loop(0, k_iters, 1, [&] {
+    smem.wait();
+    auto descs = ts::work<Descriptors>(smem);
+    ts::work<Mma>(acc, descs);
+    ts::work<&Accumulator::retire_previous>(acc);
+    s.every(1, 1, [&] { smem.release(); });  // the previous stage: its MMAs have retired
+  });
+  ts::work<&Accumulator::retire_all>(acc);
+  smem.release();  // the last stage
+}
+
 struct MathSchedule {
   template <class S, class Smem, class Acc, class Out, class Q>
   TS_HD void operator()(S& s, Smem& smem, Acc& acc, Out& out, Q& wq) const {
     s.work_tile_loop(wq, [&] {
-      ts::work<&Accumulator::begin_tile>(acc);
-      s.domain_loop(0, ts::runtime(out->k_iters, "k_iters"), 1, [&] {
-        smem.wait();
-        auto descs = ts::work<&SmemAB::descriptors>(smem);
-        ts::work<&Accumulator::mma>(acc, descs);
-        ts::work<&Accumulator::retire_previous>(acc);
-        s.every(1, 1, [&] { smem.release(); });  // the previous stage: its MMAs have retired
-      });
-      ts::work<&Accumulator::retire_all>(acc);
-      smem.release();  // the last stage
+      tile_main_loop(s, smem, acc, ts::runtime(out->k_iters, "k_iters"));
       ts::work<&GmemD::store>(out, ts::work<&Accumulator::fragment>(acc));
       ts::queue_epilogue(wq);
     });
