@@ -8,6 +8,7 @@
 #include "ts/runtime/cuda/tensor_map.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -168,6 +169,40 @@ float median_ms(F&& f, int warmup = 3, int reps = 20, cudaStream_t stream = 0) {
   BENCH_CHECK(cudaEventDestroy(e1));
   std::sort(t.begin(), t.end());
   return t[t.size() / 2];
+}
+
+// Times several kernels in rounds, each round running every kernel once in the given
+// order, so clock and power drift over the measurement touch them alike (timing them one
+// after the other favoured whichever ran first on a cold or a hot GPU: the first shape's
+// TS figure ran several percent low). Returns each kernel's median.
+template <class... F>
+std::array<float, sizeof...(F)> interleaved_median_ms(int warmup, int reps, F&&... f) {
+  for (int i = 0; i < warmup; ++i) (f(), ...);
+  cudaEvent_t e0, e1;
+  BENCH_CHECK(cudaEventCreate(&e0));
+  BENCH_CHECK(cudaEventCreate(&e1));
+  std::array<std::vector<float>, sizeof...(F)> t;
+  auto time_one = [&](auto& g, std::vector<float>& into) {
+    BENCH_CHECK(cudaEventRecord(e0));
+    g();
+    BENCH_CHECK(cudaEventRecord(e1));
+    BENCH_CHECK(cudaEventSynchronize(e1));
+    float ms;
+    BENCH_CHECK(cudaEventElapsedTime(&ms, e0, e1));
+    into.push_back(ms);
+  };
+  for (int r = 0; r < reps; ++r) {
+    std::size_t k = 0;
+    (time_one(f, t[k++]), ...);
+  }
+  BENCH_CHECK(cudaEventDestroy(e0));
+  BENCH_CHECK(cudaEventDestroy(e1));
+  std::array<float, sizeof...(F)> med{};
+  for (std::size_t k = 0; k < t.size(); ++k) {
+    std::sort(t[k].begin(), t[k].end());
+    med[k] = t[k][t[k].size() / 2];
+  }
+  return med;
 }
 
 }  // namespace bench

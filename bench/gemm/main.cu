@@ -148,10 +148,10 @@ int main(int argc, char** argv) {
     BENCH_CHECK(cudaDeviceSynchronize());
     double err_dyn = bench::relative_error(dts, ref, nd);
     double err_ts_host = bench::sampled_host_error(a, b, dts, s.m, s.n, s.k);
-    float ms_ref = bench::median_ms([&] { bench::cublas_gemm(h, a, b, ref, s.m, s.n, s.k); });
-    float ms_hw = bench::median_ms([&] { run_handwritten(ta, tb, d, s.m, s.n, s.k, prop.multiProcessorCount, map_d_hw); });
-    float ms_ts = bench::median_ms([&] { tsg.launch(); });
-    float ms_dyn = bench::median_ms([&] { dyn->launch(); });
+    auto [ms_ref, ms_hw, ms_ts, ms_dyn] = bench::interleaved_median_ms(
+        5, 20, [&] { bench::cublas_gemm(h, a, b, ref, s.m, s.n, s.k); },
+        [&] { run_handwritten(ta, tb, d, s.m, s.n, s.k, prop.multiProcessorCount, map_d_hw); }, [&] { tsg.launch(); },
+        [&] { dyn->launch(); });
     BENCH_CHECK(cudaGetLastError());
     double flop = 2.0 * s.m * s.n * s.k;
     double tf_ref = flop / ms_ref / 1e9, tf_hw = flop / ms_hw / 1e9, tf_ts = flop / ms_ts / 1e9;

@@ -59,9 +59,8 @@ int main(int argc, char** argv) {
     coop.launch();
     BENCH_CHECK(cudaDeviceSynchronize());
     double err_coop = bench::relative_error(d, ref, nd);
-    float ms_ref = bench::median_ms([&] { bench::cublas_gemm(h, a, b, ref, s.m, s.n, s.k); });
-    float ms_coop = bench::median_ms([&] { coop.launch(); });
-    float ms_pp = bench::median_ms([&] { pp.launch(); });
+    auto [ms_ref, ms_coop, ms_pp] = bench::interleaved_median_ms(
+        5, 20, [&] { bench::cublas_gemm(h, a, b, ref, s.m, s.n, s.k); }, [&] { coop.launch(); }, [&] { pp.launch(); });
     BENCH_CHECK(cudaGetLastError());
     double flop = 2.0 * s.m * s.n * s.k;
     double tf_ref = flop / ms_ref / 1e9, tf_coop = flop / ms_coop / 1e9, tf_pp = flop / ms_pp / 1e9;
