@@ -148,6 +148,50 @@ inline void cublas_gemm_rowmajor_b(cublasHandle_t h, __nv_bfloat16 const* a, __n
                             &beta, d, CUDA_R_16BF, N, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
 }
 
+// The sampled float64 check for any operand layout: A M x K row-major (col_a false) or
+// K x M row-major (col_a true, row i strided by M); B N x K (row_b false) or K x N
+// (row_b true, column j strided by N). Own sample sequence, 256 elements.
+inline double sampled_host_error_layout(__nv_bfloat16 const* a, __nv_bfloat16 const* b, __nv_bfloat16 const* d,
+                                        int M, int N, int K, bool col_a, bool row_b) {
+  std::vector<__nv_bfloat16> row(K), col(K);
+  double num = 0, den = 0;
+  uint64_t x = 0x13198A2E03707344ull;
+  for (int s = 0; s < 256; ++s) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    int i = int(x % uint64_t(M)), j = int((x >> 32) % uint64_t(N));
+    if (col_a)
+      BENCH_CHECK(cudaMemcpy2D(row.data(), 2, a + i, size_t(M) * 2, 2, K, cudaMemcpyDeviceToHost));
+    else
+      BENCH_CHECK(cudaMemcpy(row.data(), a + size_t(i) * K, size_t(K) * 2, cudaMemcpyDeviceToHost));
+    if (row_b)
+      BENCH_CHECK(cudaMemcpy2D(col.data(), 2, b + j, size_t(N) * 2, 2, K, cudaMemcpyDeviceToHost));
+    else
+      BENCH_CHECK(cudaMemcpy(col.data(), b + size_t(j) * K, size_t(K) * 2, cudaMemcpyDeviceToHost));
+    __nv_bfloat16 got;
+    BENCH_CHECK(cudaMemcpy(&got, d + size_t(i) * N + j, 2, cudaMemcpyDeviceToHost));
+    double ref = 0;
+    for (int k = 0; k < K; ++k) ref += double(__bfloat162float(row[k])) * double(__bfloat162float(col[k]));
+    double g = __bfloat162float(got);
+    double diff = (g != g) ? 1e30 : g - ref;
+    num += diff * diff;
+    den += ref * ref;
+  }
+  return den > 0 ? std::sqrt(num / den) : 1e30;
+}
+
+// D (M x N, row-major) = A · B with A stored K x M row-major (column-major A) and B
+// stored N x K (row_b false) or K x N (row_b true), row-major. Column-major view:
+// D^T (N x M) = op(B) (N x K) * op(A) (K x M). The stored A is, column-major, an M x K
+// matrix with leading dimension M, so op(A) = T; op(B) = T with ld K (B N x K) or N with
+// ld N (B K x N): gemm(T, T) or gemm(N, T).
+inline void cublas_gemm_colmajor_a(cublasHandle_t h, __nv_bfloat16 const* a, __nv_bfloat16 const* b,
+                                   __nv_bfloat16* d, int M, int N, int K, bool row_b) {
+  float alpha = 1.f, beta = 0.f;
+  BENCH_CUBLAS(cublasGemmEx(h, row_b ? CUBLAS_OP_N : CUBLAS_OP_T, CUBLAS_OP_T, N, M, K, &alpha, b, CUDA_R_16BF,
+                            row_b ? N : K, a, CUDA_R_16BF, M, &beta, d, CUDA_R_16BF, N, CUBLAS_COMPUTE_32F,
+                            CUBLAS_GEMM_DEFAULT));
+}
+
 // Median of `reps` event-timed runs of f (ms), after `warmup` untimed runs.
 template <class F>
 float median_ms(F&& f, int warmup = 3, int reps = 20, cudaStream_t stream = 0) {

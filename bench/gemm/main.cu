@@ -71,6 +71,63 @@ void run_rowmajor_b(cublasHandle_t h, Shape s, int sms, uint64_t seed, bool time
   BENCH_CHECK(cudaFree(ref));
 }
 
+// Column-major A (K x M row-major), with B N x K (row_b false) or K x N (row_b true): the
+// TS variants of gemm_colmajor_a.hpp against cuBLAS with the matching transposes
+// (gemm(T, T) / gemm(N, T)), fresh random inputs, D poisoned first, plus the sampled
+// float64 host check. With `timed` false (the racecheck run) it only checks.
+void run_colmajor_a(cublasHandle_t h, Shape s, int sms, uint64_t seed, bool timed, bool row_b) {
+  size_t na = size_t(s.k) * s.m, nb = size_t(s.k) * s.n, nd = size_t(s.m) * s.n;
+  __nv_bfloat16 *a, *b, *d, *ref;
+  BENCH_CHECK(cudaMalloc(&a, na * 2));
+  BENCH_CHECK(cudaMalloc(&b, nb * 2));
+  BENCH_CHECK(cudaMalloc(&d, nd * 2));
+  BENCH_CHECK(cudaMalloc(&ref, nd * 2));
+  bench::fill_random_bf16<<<1024, 256>>>(a, na, seed);
+  bench::fill_random_bf16<<<1024, 256>>>(b, nb, seed + 1);
+  bench::poison_bf16<<<1024, 256>>>(d, nd);
+  BENCH_CHECK(cudaGetLastError());
+  CUtensorMap h_maps[3] = {
+      bench::tensor_map_bf16(a, s.k, s.m, gemm::kTileK, gemm::kColABoxM, true),  // A: K rows x M columns
+      row_b ? bench::tensor_map_bf16(b, s.k, s.n, gemm::kTileK, gemm::kRowBBoxN, true)
+            : bench::tensor_map_bf16(b, s.n, s.k, bench::kTileN, bench::kTileK, true),
+      bench::tensor_map_bf16(d, s.m, s.n, 64, 64, true)};
+  CUtensorMap* maps;
+  BENCH_CHECK(cudaMalloc(&maps, sizeof h_maps));
+  BENCH_CHECK(cudaMemcpy(maps, h_maps, sizeof h_maps, cudaMemcpyHostToDevice));
+  bool tma_epilogue = s.n % 8 == 0;
+  gemm::Problem prob{s.m, s.n, s.k, maps, maps + 1, reinterpret_cast<uint16_t*>(d), tma_epilogue ? maps + 2 : nullptr};
+  auto launch_ref = [&] { bench::cublas_gemm_colmajor_a(h, a, b, ref, s.m, s.n, s.k, row_b); };
+  auto body = [&](auto const& g) {
+    launch_ref();
+    g.launch();
+    BENCH_CHECK(cudaGetLastError());
+    BENCH_CHECK(cudaDeviceSynchronize());
+    double err = bench::relative_error(d, ref, nd);
+    double err_host = bench::sampled_host_error_layout(a, b, d, s.m, s.n, s.k, true, row_b);
+    char const* name = row_b ? "gemm_colmajor_a_rowmajor_b" : "gemm_colmajor_a";
+    if (timed) {
+      float ms_ref = bench::median_ms(launch_ref);
+      float ms_ts = bench::median_ms([&] { g.launch(); });
+      BENCH_CHECK(cudaGetLastError());
+      double flop = 2.0 * s.m * s.n * s.k;
+      double tf_ref = flop / ms_ref / 1e9, tf_ts = flop / ms_ts / 1e9;
+      std::printf("bench %s size=%dx%dx%d ts=%.1f ref=%.1f ref_name=cublas unit=TFLOP/s ratio=%.3f\n", name, s.m, s.n,
+                  s.k, tf_ts, tf_ref, tf_ts / tf_ref);
+    }
+    std::printf("check %s size=%dx%dx%d err_vs_cublas_%s=%.2e err_vs_host_fp64=%.2e %s\n", name, s.m, s.n, s.k,
+                row_b ? "nt" : "tt", err, err_host, (err < 1e-2 && err_host < 1e-2) ? "OK" : "MISMATCH");
+  };
+  if (row_b)
+    body(bench::prepare_ts_gemm_colmajor_a<true>(prob, sms));
+  else
+    body(bench::prepare_ts_gemm_colmajor_a<false>(prob, sms));
+  BENCH_CHECK(cudaFree(maps));
+  BENCH_CHECK(cudaFree(a));
+  BENCH_CHECK(cudaFree(b));
+  BENCH_CHECK(cudaFree(d));
+  BENCH_CHECK(cudaFree(ref));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -82,6 +139,30 @@ int main(int argc, char** argv) {
     BENCH_CUBLAS(cublasCreate(&h));
     run_rowmajor_b(h, {std::atoi(argv[2]), std::atoi(argv[3]), std::atoi(argv[4])}, prop.multiProcessorCount, 77,
                    false);
+    BENCH_CUBLAS(cublasDestroy(h));
+    return 0;
+  }
+  // `ts_bench_gemm cola|colab M N K`: only the column-major-A variant (B K-major, or
+  // row-major B), checked, not timed (racecheck). `ts_bench_gemm layouts`: only the
+  // column-major-A variants, timed against cuBLAS at 8192^3 and 4096^3.
+  bool cola = argc == 5 && std::strcmp(argv[1], "cola") == 0, colab = argc == 5 && std::strcmp(argv[1], "colab") == 0;
+  if (cola || colab || (argc == 2 && std::strcmp(argv[1], "layouts") == 0)) {
+    cudaDeviceProp prop;
+    BENCH_CHECK(cudaGetDeviceProperties(&prop, 0));
+    cublasHandle_t h;
+    BENCH_CUBLAS(cublasCreate(&h));
+    if (argc == 5) {
+      run_colmajor_a(h, {std::atoi(argv[2]), std::atoi(argv[3]), std::atoi(argv[4])}, prop.multiProcessorCount, 78,
+                     false, colab);
+    } else {
+      std::printf("device %s, %d SMs\n", prop.name, prop.multiProcessorCount);
+      uint64_t seed = 0x5678;
+      for (bool row_b : {false, true})
+        for (Shape s : {Shape{8192, 8192, 8192}, Shape{4096, 4096, 4096}}) {
+          run_colmajor_a(h, s, prop.multiProcessorCount, seed, true, row_b);
+          seed += 2;
+        }
+    }
     BENCH_CUBLAS(cublasDestroy(h));
     return 0;
   }
@@ -179,6 +260,12 @@ int main(int argc, char** argv) {
   std::vector<Shape> rowb = {{8192, 8192, 8192}, {4096, 4096, 4096}};
   if (argc == 4) rowb = shapes;
   for (auto s : rowb) run_rowmajor_b(h, s, prop.multiProcessorCount, seed++, true);
+  // Column-major A (B K-major, then B row-major) on the same shapes.
+  for (bool row_b : {false, true})
+    for (auto s : rowb) {
+      run_colmajor_a(h, s, prop.multiProcessorCount, seed, true, row_b);
+      seed += 2;
+    }
   BENCH_CUBLAS(cublasDestroy(h));
   return 0;
 }

@@ -4,6 +4,7 @@
 #include <memory>
 #include <utility>
 
+#include "gemm/gemm_colmajor_a_manager.hpp"
 #include "gemm/gemm_layouts_manager.hpp"
 #include "gemm/gemm_manager.hpp"
 #include "ts/runtime/cuda/launch.cuh"
@@ -40,6 +41,31 @@ inline TsGemmRowB prepare_ts_gemm_rowmajor_b(gemm::Problem const& p, int sms) {
   TsGemmRowB g;
   g.tm = std::make_unique<RowBGemmManager>(
       gemm::make_gemm_rowmajor_b(p, ts::Options{.verbose = false, .exhaustive_check = true}));
+  g.tm->print_and_verify();
+  int tiles = p.tiles_m() * p.tiles_n();
+  g.grid = tiles < sms ? tiles : sms;
+  return g;
+}
+
+// The column-major-A variants (gemm_colmajor_a.hpp): p.map_a describes A as K x M
+// row-major; p.map_b B as N x K (RowB false) or K x N row-major (RowB true).
+template <bool RowB>
+struct TsGemmColA {
+  using Manager = decltype(gemm::detail::make_gemm_colmajor_a_impl<RowB>(std::declval<gemm::Problem const&>(),
+                                                                          ts::Options{}));
+  std::unique_ptr<Manager> tm;
+  int grid = 0;
+  void launch(cudaStream_t st = 0) const { ts::cuda::launch<ts::cuda::TaskRegisterBudgets<384>>(*tm, grid, st); }
+};
+template <bool RowB>
+inline TsGemmColA<RowB> prepare_ts_gemm_colmajor_a(gemm::Problem const& p, int sms) {
+  TsGemmColA<RowB> g;
+  ts::Options o{.verbose = false, .exhaustive_check = true};
+  using M = typename TsGemmColA<RowB>::Manager;
+  if constexpr (RowB)
+    g.tm = std::make_unique<M>(gemm::make_gemm_colmajor_a_rowmajor_b(p, o));
+  else
+    g.tm = std::make_unique<M>(gemm::make_gemm_colmajor_a(p, o));
   g.tm->print_and_verify();
   int tiles = p.tiles_m() * p.tiles_n();
   g.grid = tiles < sms ? tiles : sms;

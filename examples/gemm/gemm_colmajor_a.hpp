@@ -1,0 +1,94 @@
+// Column-major A for the Hopper GEMM: D[M][N] = A[M][K] * B, A given K x M row-major
+// (i.e. A is stored column-major; M-major for wgmma), B either N x K (K-major, as in the
+// plain GEMM) or K x N row-major (N-major, as in gemm_layouts.hpp).
+//
+// A stage's A slice (64 K rows x 128 M columns) arrives as two TMA boxes of 64 (M) x 64 (K)
+// with 128-byte swizzle, 8 KiB apart: every K row of a box is 64 M-contiguous bf16 (one
+// 128-byte swizzle row), which is the canonical 128B-swizzled MN-major layout. Box j holds
+// tile rows 64j..64j+63, exactly the rows of math warpgroup j, so each warpgroup's
+// m64 wgmma reads one box: one 64-wide M block, hence the descriptor's leading byte offset
+// (the distance to the next M block) is never used by an m64 MMA; it is set to the box
+// distance anyway. The stride byte offset is 1024 B (8-row K groups), and a k16 step
+// moves the descriptor by 16 K rows = 2048 B, as for row-major B. wgmma reads it with the
+// A-transpose bit (bf16 allows transposing A from shared memory).
+//
+// Bytes per stage, ring depth, barriers, tasks and the schedules' shape are the plain
+// GEMM's, so the TaskManager model is the same; only the work bodies differ. They live in
+// new derived types (the plain and row-major-B kernels are untouched) and reuse the
+// layout schedules LayoutLoadSchedule<Ring> / LayoutMathSchedule<Ring, Acc>.
+#pragma once
+#include "gemm_layouts.hpp"
+
+namespace gemm {
+
+constexpr int kColABoxM = 64;  // M extent of one A box: 64 bf16 = one 128-byte swizzle row
+
+// The SMEM ring with an M-major A slice; B K-major (RowB = false) or N-major (RowB = true).
+template <bool RowB>
+struct SmemABColA : SmemAB {
+  // Producer work: the elected lane issues the two A boxes and the B box(es) onto the
+  // stage's full barrier. Box sizes sum to kBytesA + kBytesB, the plain GEMM's transaction.
+  TS_HD void load(ts::ProducerStage const& si, TileSource src) const {
+#if defined(__CUDA_ARCH__)
+    if (si.thread.thread_in_task == 0) {
+      auto* base_a = a.ptr(si.context) + si.stage_idx * kTileM * kTileK;
+      auto* base_b = b.ptr(si.context) + si.stage_idx * kTileN * kTileK;
+      auto const* ma = static_cast<CUtensorMap const*>(map_a);
+      auto const* mb = static_cast<CUtensorMap const*>(map_b);
+#pragma unroll
+      for (int j = 0; j < kTileM / kColABoxM; ++j)  // coordinates: (M column, K row)
+        ts::cuda::tensor_load_2d(base_a + j * kColABoxM * kTileK, ma, src.m + j * kColABoxM, src.k, si.barrier);
+      if constexpr (RowB) {
+#pragma unroll
+        for (int j = 0; j < kTileN / kRowBBoxN; ++j)  // coordinates: (N column, K row)
+          ts::cuda::tensor_load_2d(base_b + j * kRowBBoxN * kTileK, mb, src.n + j * kRowBBoxN, src.k, si.barrier);
+      } else {
+        ts::cuda::tensor_load_2d(base_b, mb, src.k, src.n, si.barrier);  // (K column, N row)
+      }
+    }
+#else
+    (void)si;
+    (void)src;
+#endif
+  }
+  // Consumer work: this warpgroup's A box (M-major) and the B slice.
+  TS_HD StageDescs descriptors(ts::ConsumerStage const& si) const {
+#if defined(__CUDA_ARCH__)
+    int wg = si.thread.warp_in_task() / 4;
+    auto* base_a = a.ptr(si.context) + si.stage_idx * kTileM * kTileK + wg * kColABoxM * kTileK;
+    auto* base_b = b.ptr(si.context) + si.stage_idx * kTileN * kTileK;
+    uint64_t da = ts::sm90::desc_mn_major_sw128(base_a, kColABoxM * kTileK * 2);
+    if constexpr (RowB)
+      return StageDescs{da, ts::sm90::desc_mn_major_sw128(base_b, kRowBBoxN * kTileK * 2)};
+    else
+      return StageDescs{da, ts::sm90::desc_k_major_sw128(base_b)};
+#else
+    (void)si;
+    return {};
+#endif
+  }
+};
+
+// The accumulator fed by an M-major A: wgmma with the A-transpose bit (and the B one when
+// B is N-major). A k16 step moves A by 16 K rows = 2048 B (128 descriptor units); B by
+// 32 B (2 units) when K-major, by 2048 B (128 units) when N-major.
+template <bool RowB>
+struct AccumulatorColA : Accumulator {
+  TS_HD void mma(ts::ProducerStage const&, StageDescs d) {
+#if defined(__CUDA_ARCH__)
+    constexpr int kStepB = RowB ? 128 : 2;
+    ts::sm90::fence_accumulators(acc);
+    ts::sm90::wgmma_fence();
+#pragma unroll
+    for (int kk = 0; kk < kTileK / 16; ++kk)
+      ts::sm90::wgmma_m64n256k16_bf16<RowB ? 1 : 0, 1>(acc, d.a + 128 * kk, d.b + kStepB * kk,
+                                                       (fresh && kk == 0) ? 0 : 1);
+    ts::sm90::wgmma_commit();
+#else
+    (void)d;
+#endif
+    fresh = false;
+  }
+};
+
+}  // namespace gemm
