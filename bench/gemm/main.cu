@@ -54,8 +54,8 @@ void run_rowmajor_b(cublasHandle_t h, Shape s, int sms, uint64_t seed, bool time
   double err = bench::relative_error(d, ref, nd);
   double err_host = bench::sampled_host_error_rowmajor_b(a, b, d, s.m, s.n, s.k);
   if (timed) {
-    float ms_ref = bench::median_ms([&] { bench::cublas_gemm_rowmajor_b(h, a, b, ref, s.m, s.n, s.k); });
-    float ms_ts = bench::median_ms([&] { g.launch(); });
+    auto [ms_ref, ms_ts] = bench::interleaved_median_ms(
+        5, 20, [&] { bench::cublas_gemm_rowmajor_b(h, a, b, ref, s.m, s.n, s.k); }, [&] { g.launch(); });
     BENCH_CHECK(cudaGetLastError());
     double flop = 2.0 * s.m * s.n * s.k;
     double tf_ref = flop / ms_ref / 1e9, tf_ts = flop / ms_ts / 1e9;
@@ -106,8 +106,7 @@ void run_colmajor_a(cublasHandle_t h, Shape s, int sms, uint64_t seed, bool time
     double err_host = bench::sampled_host_error_layout(a, b, d, s.m, s.n, s.k, true, row_b);
     char const* name = row_b ? "gemm_colmajor_a_rowmajor_b" : "gemm_colmajor_a";
     if (timed) {
-      float ms_ref = bench::median_ms(launch_ref);
-      float ms_ts = bench::median_ms([&] { g.launch(); });
+      auto [ms_ref, ms_ts] = bench::interleaved_median_ms(5, 20, launch_ref, [&] { g.launch(); });
       BENCH_CHECK(cudaGetLastError());
       double flop = 2.0 * s.m * s.n * s.k;
       double tf_ref = flop / ms_ref / 1e9, tf_ts = flop / ms_ts / 1e9;
