@@ -2,6 +2,7 @@
 // (pipes, consumer slots, alias pairs, shared condition keys). See check/program.hpp.
 #include "ts/check/program.hpp"
 
+#include <algorithm>
 #include <map>
 
 #include "ts/schedule/expand.hpp"
@@ -105,6 +106,31 @@ struct Compiler {
 
 bool async_engine(PipelineConfig::Engine e) { return e != PipelineConfig::Engine::Async; }
 
+// Lane mode only where it is exact: a symmetric consumer stride s > 1, one committing
+// task (commit order decides the lane), and exactly one consumer task per lane. Other
+// shapes keep the broadcast model (a wrong lane start then shows as unbalanced commits
+// or a deadlock rather than passing).
+void assign_lanes(Model const& m, Pipe& p) {
+  auto const& cfg = *m.resource(p.resource).pipeline;
+  int s = cfg.interleave_stride.wait;
+  if (s <= 1 || cfg.interleave_stride.release != s || static_cast<int>(p.consumers.size()) != s) return;
+  int committers = 0;
+  for (auto const& t : m.tasks) {
+    bool commits = false;
+    for (auto const& st : t.schedule.steps) commits |= st.kind == ir::StepKind::Commit && st.resource == p.resource;
+    committers += commits;
+  }
+  if (committers != 1) return;
+  std::vector<int> slot_of_lane(s, -1);
+  for (int c = 0; c < s; ++c) {
+    int lane = ir::domain_lane(m.tasks[p.consumers[c]].schedule, p.resource, ir::StepKind::Wait, s);
+    if (lane < 0 || slot_of_lane[lane] >= 0) return;
+    slot_of_lane[lane] = c;
+  }
+  p.lanes = s;
+  p.slot_of_lane = std::move(slot_of_lane);
+}
+
 }  // namespace
 
 ProgramSet compile(Model const& m) {
@@ -166,6 +192,16 @@ ProgramSet compile(Model const& m) {
       }
 
   int nt = static_cast<int>(m.tasks.size());
+  // Consumer slots go to the tasks that wait, in task order; a task that only releases
+  // (the releasing half of a split consumer) is given its waiter's slot below.
+  for (int t = 0; t < nt; ++t)
+    for (auto const& s : m.tasks[t].schedule.steps)
+      if (s.kind == ir::StepKind::Wait && s.resource >= 0 && pipe_of[s.resource] >= 0) {
+        auto& cons = ps.pipes[pipe_of[s.resource]].consumers;
+        if (std::find(cons.begin(), cons.end(), t) == cons.end()) cons.push_back(t);
+      }
+  std::vector<size_t> waiters(ps.pipes.size());
+  for (size_t p = 0; p < ps.pipes.size(); ++p) waiters[p] = ps.pipes[p].consumers.size();
   for (int t = 0; t < nt; ++t) {
     auto const& ir = m.tasks[t].schedule;
     Compiler c{ir, ps, t, {}, kBefore, kBefore, {}};
@@ -214,6 +250,7 @@ ProgramSet compile(Model const& m) {
             int slot = -1;
             for (size_t i = 0; i < cons.size(); ++i)
               if (cons[i] == t) slot = static_cast<int>(i);
+            if (slot < 0 && waiters[pipe] == 1) slot = 0;  // split consumer: release for the waiter
             if (slot < 0) {
               cons.push_back(t);
               slot = static_cast<int>(cons.size()) - 1;
@@ -228,6 +265,7 @@ ProgramSet compile(Model const& m) {
   }
   for (auto& p : ps.pipes)
     if (p.consumers.empty()) p.phantom_consumer = true;
+  for (auto& p : ps.pipes) assign_lanes(m, p);
   return ps;
 }
 

@@ -67,7 +67,14 @@ struct StepInfo {
 struct Pipe {
   int resource = -1;
   int stages = 1;
-  std::vector<int> consumers;     // tasks that wait on it (broadcast: each waits every stage)
+  std::vector<int> consumers;     // tasks that wait on it (broadcast: each waits every stage);
+                                  // a task that only releases (split consumer, S11) shares
+                                  // the slot of the one task that waits
+  // Domain-lane interleaved consumers (S3.3, S6.12): lanes = the wait/release stride when
+  // the consumer tasks are exactly one per lane (lane = the task's domain-loop start).
+  // Commit k then goes to lane k mod lanes only, not to every consumer; 0 = broadcast.
+  int lanes = 0;
+  std::vector<int> slot_of_lane;  // consumer slot of each lane
   bool phantom_consumer = false;  // no consumer task: commits pile up (reported as unbalanced)
   bool async_producer = false;    // TMA / UMMA / CLC: writing until the consumer's wait
   bool umma_consumer = false;     // reading past release until the producer's next acquire
