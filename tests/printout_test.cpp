@@ -2,35 +2,20 @@
 // Set TS_UPDATE_GOLDEN=1 to rewrite the files after an intended format change.
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-#include <fstream>
 #include <sstream>
 
 #include "copy/copy_examples.hpp"
+#include "golden.hpp"
 #include "test_resources.hpp"
 #include "ts/print/printout.hpp"
 
 namespace {
 
-std::string golden_path(std::string const& name) { return std::string(TS_SOURCE_DIR) + "/tests/golden/" + name; }
-
-void expect_golden(std::string const& name, std::string const& actual) {
-  if (std::getenv("TS_UPDATE_GOLDEN")) {
-    std::ofstream(golden_path(name)) << actual;
-    return;
-  }
-  std::ifstream in(golden_path(name));
-  ASSERT_TRUE(in.good()) << "missing golden file " << golden_path(name);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  EXPECT_EQ(actual, ss.str()) << "printout differs from " << name;
-}
+void expect_golden(std::string const& name, std::string const& actual) { golden::expect(name, actual); }
 
 template <class TM>
 std::string printed(TM const& tm) {
-  std::ostringstream os;
-  tm.print(os);
-  return os.str();
+  return golden::printed(tm);
 }
 
 }  // namespace

@@ -55,7 +55,9 @@ struct PingPongTransformer {
   }
 };
 
-inline auto make_pingpong_transform(PatternBuffers& b, ts::Options o = {}) {
+// The Transformer's schedule is a parameter so tests can hand over a broken one.
+template <class Transformer = PingPongTransformer>
+inline auto make_pingpong_transform_with(PatternBuffers& b, ts::Options o = {}) {
   for (long long i = 0; i < b.n(); ++i) b.expected[i] = transform(b.src[i]);
   auto in = ts::resource("in", ChunkSource{{}, b.src.data(), b.n(), 0});
   auto out = ts::resource("out", ChunkSink{{}, b.dst.data(), b.n(), 0});
@@ -64,9 +66,13 @@ inline auto make_pingpong_transform(PatternBuffers& b, ts::Options o = {}) {
                                                           .producer_group = {ts::Agent::Thread, 32},
                                                           .consumer_group = {ts::Agent::Thread, 32}}));
   auto loader = ts::Task("Loader").warps(0, 1).reads(in).writes(pp).schedule(PingPongLoader{}, in, pp);
-  auto xform = ts::Task("Transformer").warps(1, 1).reads(pp).writes(out).schedule(PingPongTransformer{}, pp, out);
+  auto xform = ts::Task("Transformer").warps(1, 1).reads(pp).writes(out).schedule(Transformer{}, pp, out);
   // The self-edge {pp, {pp, in}}: pp is produced from in and from its own previous contents.
   return ts::TaskManager(ts::tasks(loader, xform), ts::DependencyGraph{{pp, {pp, in}}, {out, {pp}}}, o);
+}
+
+inline auto make_pingpong_transform(PatternBuffers& b, ts::Options o = {}) {
+  return make_pingpong_transform_with<PingPongTransformer>(b, o);
 }
 
 }  // namespace examples::patterns

@@ -250,7 +250,10 @@ ProgramSet compile(Model const& m) {
             int slot = -1;
             for (size_t i = 0; i < cons.size(); ++i)
               if (cons[i] == t) slot = static_cast<int>(i);
-            if (slot < 0 && waiters[pipe] == 1) slot = 0;  // split consumer: release for the waiter
+            if (slot < 0 && waiters[pipe] == 1) {  // split consumer: release for the waiter
+              slot = 0;
+              ps.pipes[pipe].split = true;
+            }
             if (slot < 0) {
               cons.push_back(t);
               slot = static_cast<int>(cons.size()) - 1;

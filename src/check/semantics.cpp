@@ -109,7 +109,7 @@ bool Semantics::visible(uint16_t const* s, int t) const {
     case Effect::AliasWork:
     case Effect::PdlWait:
     case Effect::PdlLaunch: return true;
-    default: return ps_.pipes[si.pipe].aliased;
+    default: return ps_.pipes[si.pipe].aliased || ps_.pipes[si.pipe].split;
   }
 }
 
@@ -173,7 +173,11 @@ void Semantics::successors(uint16_t const* s, int t, std::vector<uint16_t>& out,
       break;
     case Effect::Release:
       lw = 0;
+      // On the GPU a release arrives on the empty barrier whether or not the stage was
+      // waited: one with nothing to release frees a stage the producer has not filled
+      // (or the consumer still reads). Only a split consumer's releasing task can do it.
       if (b[po + 3 + 2 * si.consumer_slot] > 0) --b[po + 3 + 2 * si.consumer_slot];
+      else b[lay_.glob] |= kEarlyRelease;
       if (b[po + 1] & kUmmaCur) b[po + 1] = (b[po + 1] & ~kUmmaCur) | kUmmaPending;
       break;
     case Effect::PdlWait:

@@ -21,7 +21,9 @@ namespace ts::check {
 constexpr uint16_t kUnknown = 0x8000;
 
 // Global flag bits.
-enum : uint16_t { kPdlWaited = 1, kPdlViolation = 2, kRace = 4, kOverflow = 8, kTableFull = 16 };
+// kEarlyRelease: a release with no stage waited and unreleased on its consumer slot (the
+// releasing half of a split consumer running ahead of the waiting half).
+enum : uint16_t { kPdlWaited = 1, kPdlViolation = 2, kRace = 4, kOverflow = 8, kTableFull = 16, kEarlyRelease = 32 };
 // Pipe flag bits: an asynchronous producer wrote into the held stage; an MMA consumer
 // read the held stage; an MMA consumer's read may still be in flight after release.
 enum : uint16_t { kAsyncHold = 1, kUmmaCur = 2, kUmmaPending = 4 };

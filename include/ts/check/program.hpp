@@ -79,6 +79,8 @@ struct Pipe {
   bool async_producer = false;    // TMA / UMMA / CLC: writing until the consumer's wait
   bool umma_consumer = false;     // reading past release until the producer's next acquire
   bool aliased = false;
+  bool split = false;             // some task releases on a waiter's slot: its releases and the
+                                  // waits do not commute (an early release is a failure)
   int alias = -1;
   uint64_t users = 0;             // tasks with any credit op on it
   uint64_t acquirers = 0;         // tasks that acquire it (acquires compete for free stages)

@@ -1,0 +1,35 @@
+// Golden-file comparison shared by the printout tests. Set TS_UPDATE_GOLDEN=1 to
+// rewrite the files after an intended format change.
+#pragma once
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace golden {
+
+inline std::string path(std::string const& name) { return std::string(TS_SOURCE_DIR) + "/tests/golden/" + name; }
+
+inline void expect(std::string const& name, std::string const& actual) {
+  if (std::getenv("TS_UPDATE_GOLDEN")) {
+    std::ofstream(path(name)) << actual;
+    return;
+  }
+  std::ifstream in(path(name));
+  ASSERT_TRUE(in.good()) << "missing golden file " << path(name);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  EXPECT_EQ(actual, ss.str()) << "printout differs from " << name;
+}
+
+// The printout of a manager (schedule table, register budget, memory and allocator report).
+template <class TM>
+std::string printed(TM const& tm) {
+  std::ostringstream os;
+  tm.print(os);
+  return os.str();
+}
+
+}  // namespace golden
