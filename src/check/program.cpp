@@ -106,31 +106,6 @@ struct Compiler {
 
 bool async_engine(PipelineConfig::Engine e) { return e != PipelineConfig::Engine::Async; }
 
-// Lane mode only where it is exact: a symmetric consumer stride s > 1, one committing
-// task (commit order decides the lane), and exactly one consumer task per lane. Other
-// shapes keep the broadcast model (a wrong lane start then shows as unbalanced commits
-// or a deadlock rather than passing).
-void assign_lanes(Model const& m, Pipe& p) {
-  auto const& cfg = *m.resource(p.resource).pipeline;
-  int s = cfg.interleave_stride.wait;
-  if (s <= 1 || cfg.interleave_stride.release != s || static_cast<int>(p.consumers.size()) != s) return;
-  int committers = 0;
-  for (auto const& t : m.tasks) {
-    bool commits = false;
-    for (auto const& st : t.schedule.steps) commits |= st.kind == ir::StepKind::Commit && st.resource == p.resource;
-    committers += commits;
-  }
-  if (committers != 1) return;
-  std::vector<int> slot_of_lane(s, -1);
-  for (int c = 0; c < s; ++c) {
-    int lane = ir::domain_lane(m.tasks[p.consumers[c]].schedule, p.resource, ir::StepKind::Wait, s);
-    if (lane < 0 || slot_of_lane[lane] >= 0) return;
-    slot_of_lane[lane] = c;
-  }
-  p.lanes = s;
-  p.slot_of_lane = std::move(slot_of_lane);
-}
-
 }  // namespace
 
 ProgramSet compile(Model const& m) {
@@ -268,8 +243,41 @@ ProgramSet compile(Model const& m) {
   }
   for (auto& p : ps.pipes)
     if (p.consumers.empty()) p.phantom_consumer = true;
-  for (auto& p : ps.pipes) assign_lanes(m, p);
+  for (auto& p : ps.pipes) {
+    auto lanes = consumer_lanes(m, p.resource, p.consumers);
+    if (lanes.empty()) continue;
+    p.lanes = static_cast<int>(lanes.size());
+    p.slot_of_lane.assign(lanes.size(), -1);
+    for (size_t c = 0; c < lanes.size(); ++c) p.slot_of_lane[lanes[c]] = static_cast<int>(c);
+  }
   return ps;
+}
+
+// Lane mode only where it is exact: one committing task (commit order decides the lane)
+// and one consumer task per lane. Other shapes keep the broadcast model, so lanes that do
+// not cover the ring show as unconsumed commits or a deadlock rather than passing.
+std::vector<int> consumer_lanes(Model const& m, int resource, std::vector<int> const& waiting_tasks) {
+  auto const& res = m.resource(resource);
+  if (!res.pipelined()) return {};
+  auto const& st = res.pipeline->interleave_stride;
+  int s = st.wait;
+  if (s <= 1 || st.release != s || static_cast<int>(waiting_tasks.size()) != s) return {};
+  int committers = 0;
+  for (auto const& t : m.tasks) {
+    bool commits = false;
+    for (auto const& step : t.schedule.steps) commits |= step.kind == ir::StepKind::Commit && step.resource == resource;
+    committers += commits;
+  }
+  if (committers != 1) return {};
+  std::vector<int> lanes;
+  std::vector<bool> taken(s, false);
+  for (int t : waiting_tasks) {
+    int lane = ir::domain_lane(m.tasks[t].schedule, resource, ir::StepKind::Wait, s);
+    if (lane < 0 || taken[lane]) return {};
+    taken[lane] = true;
+    lanes.push_back(lane);
+  }
+  return lanes;
 }
 
 }  // namespace ts::check

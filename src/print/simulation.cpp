@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "ts/check/program.hpp"
 #include "ts/schedule/expand.hpp"
 
 namespace ts::print {
@@ -86,35 +87,15 @@ Simulation simulate(Model const& m) {
   // without waiting releases for the one waiting task (split consumer); symmetric
   // consumer strides with one waiting task per domain lane split the commits by lane.
   for (auto& [rid, c] : credits) {
-    auto const& cfg = *m.resource(rid).pipeline;
     for (size_t t = 0; t < n; ++t)
       for (auto const& s : m.tasks[t].schedule.steps)
         if (s.resource == rid && s.kind == ir::StepKind::Release && !c.waited.count(int(t)) && c.waited.size() == 1)
           c.release_for[int(t)] = c.waited.begin()->first;
-    int stride = cfg.interleave_stride.wait;
-    int committers = 0;
-    for (size_t t = 0; t < n; ++t) {
-      bool commits = false;
-      for (auto const& s : m.tasks[t].schedule.steps) commits |= s.resource == rid && s.kind == ir::StepKind::Commit;
-      committers += commits;
-    }
-    if (stride <= 1 || cfg.interleave_stride.release != stride || static_cast<int>(c.waited.size()) != stride ||
-        committers != 1)
-      continue;
-    std::map<int, int> lane_of;
-    std::vector<bool> taken(stride, false);
-    bool ok = true;
-    for (auto const& [t, w] : c.waited) {
-      int lane = ir::domain_lane(m.tasks[t].schedule, rid, ir::StepKind::Wait, stride);
-      ok &= lane >= 0 && !taken[lane];
-      if (!ok) break;
-      taken[lane] = true;
-      lane_of[t] = lane;
-    }
-    if (ok) {
-      c.lanes = stride;
-      c.lane_of = lane_of;
-    }
+    std::vector<int> waiting;
+    for (auto const& [t, w] : c.waited) waiting.push_back(t);
+    auto lanes = check::consumer_lanes(m, rid, waiting);
+    c.lanes = static_cast<int>(lanes.size());
+    for (size_t i = 0; i < lanes.size(); ++i) c.lane_of[waiting[i]] = lanes[i];
   }
 
   auto stage_of = [&](ir::Step const& s, int task) -> std::string {

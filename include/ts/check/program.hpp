@@ -116,4 +116,11 @@ struct ProgramSet {
 
 ProgramSet compile(Model const& m);
 
+// Domain-lane consumers of a pipelined resource (SPEC S3.3, S6.12), the rule the checker
+// and the printout share: with a symmetric wait/release stride s > 1, one committing
+// task, and `waiting_tasks` being exactly one task per lane 0..s-1 (a task's lane is its
+// domain loop's start, ir::domain_lane), the lane of each waiting task, in order. Empty
+// otherwise: every waiting task then consumes every commit (broadcast).
+std::vector<int> consumer_lanes(Model const& m, int resource, std::vector<int> const& waiting_tasks);
+
 }  // namespace ts::check
