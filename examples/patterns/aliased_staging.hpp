@@ -11,8 +11,7 @@
 // clears the staging buffer up front, in its head, while the Loader is already filling
 // ring stages that occupy the same bytes.
 #pragma once
-#include <algorithm>
-#include <climits>
+#include <cstdint>
 
 #include "pattern_resources.hpp"
 #include "ts/ts.hpp"

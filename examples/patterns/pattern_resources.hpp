@@ -3,7 +3,6 @@
 // host buffers with the reference each example is checked against.
 #pragma once
 #include <cstdint>
-#include <functional>
 #include <vector>
 
 #include "ts/arch/load.hpp"
