@@ -7,6 +7,7 @@
 
 #include "copy/copy_examples.hpp"
 #include "copy/copy_pdl.hpp"
+#include "groups/group_examples.hpp"
 #include "patterns/patterns.hpp"
 #include "ts/runtime/cpu/run.hpp"
 
@@ -153,6 +154,31 @@ int main() {
                     ts::cpu::run(tm, {.grid_blocks = p::lane_tiles(kElems), .resident_blocks = 3, .seed = seed,
                                       .detect_races = true});
                     return b.matches();
+                  }),
+      // Pipeline groups (SPEC S10): shared barriers, collapsed ops through ts::group.
+      run_example("11_merge_sum",
+                  [](uint64_t seed, std::string& verdict, bool first) {
+                    examples::GroupBuffers b(kElems);
+                    auto tm = examples::make_merge_sum(b, printing(first));
+                    verify(tm, verdict);
+                    ts::cpu::run(tm, {.grid_blocks = 3, .resident_blocks = 2, .seed = seed, .detect_races = true});
+                    return b.sum_matches();
+                  }),
+      run_example("12_fork_copy",
+                  [](uint64_t seed, std::string& verdict, bool first) {
+                    examples::GroupBuffers b(kElems);
+                    auto tm = examples::make_fork_copy(b, printing(first));
+                    verify(tm, verdict);
+                    ts::cpu::run(tm, {.grid_blocks = 3, .resident_blocks = 2, .seed = seed, .detect_races = true});
+                    return b.fork_matches();
+                  }),
+      run_example("13_fused_merge_sum",
+                  [](uint64_t seed, std::string& verdict, bool first) {
+                    examples::GroupBuffers b(kElems);
+                    auto tm = examples::make_fused_merge_sum(b, printing(first));
+                    verify(tm, verdict);
+                    ts::cpu::run(tm, {.grid_blocks = 3, .resident_blocks = 2, .seed = seed, .detect_races = true});
+                    return b.sum_matches();
                   }),
   };
   bool failed = false;

@@ -205,16 +205,3 @@ TEST(VerifyRegisters, BlockTotalOverBudgetRejected) {
 }
 
 // ---- S6.24 (pending pipeline groups) ----
-TEST(VerifyPipelineGroups, MemberOpOnNonGroupRejected) {
-  auto in = ts::resource("in", Src{});
-  auto out = ts::resource("out", Dst{});
-  auto t = ts::Task("Copy").warps(0, 1).reads(in).writes(out).schedule(SingleCopy{}, in, out);
-  auto tm = ts::TaskManager(ts::tasks(t), ts::DependencyGraph{{out, {in}}}, quiet());
-  EXPECT_FALSE(has(diags(tm), "S6.24"));
-  auto m = editable(tm);
-  m.tasks[0].schedule.steps[1].member = 0;
-  auto d = find(diags(m), "S6.24.member-of-non-group");
-  ASSERT_TRUE(d);
-  EXPECT_EQ(d->task, "Copy");
-  EXPECT_EQ(d->resource, "out");
-}

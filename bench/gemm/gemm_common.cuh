@@ -105,6 +105,29 @@ inline double sampled_host_error(__nv_bfloat16 const* a, __nv_bfloat16 const* b,
   return den > 0 ? std::sqrt(num / den) : 1e30;
 }
 
+// The same sampled float64 check with B stored K x N row-major (column j is strided).
+inline double sampled_host_error_rowmajor_b(__nv_bfloat16 const* a, __nv_bfloat16 const* b, __nv_bfloat16 const* d,
+                                            int M, int N, int K) {
+  std::vector<__nv_bfloat16> row(K), col(K);
+  double num = 0, den = 0;
+  uint64_t x = 0x243F6A8885A308D3ull;
+  for (int s = 0; s < 256; ++s) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    int i = int(x % uint64_t(M)), j = int((x >> 32) % uint64_t(N));
+    BENCH_CHECK(cudaMemcpy(row.data(), a + size_t(i) * K, size_t(K) * 2, cudaMemcpyDeviceToHost));
+    BENCH_CHECK(cudaMemcpy2D(col.data(), 2, b + j, size_t(N) * 2, 2, K, cudaMemcpyDeviceToHost));
+    __nv_bfloat16 got;
+    BENCH_CHECK(cudaMemcpy(&got, d + size_t(i) * N + j, 2, cudaMemcpyDeviceToHost));
+    double ref = 0;
+    for (int k = 0; k < K; ++k) ref += double(__bfloat162float(row[k])) * double(__bfloat162float(col[k]));
+    double g = __bfloat162float(got);
+    double diff = (g != g) ? 1e30 : g - ref;
+    num += diff * diff;
+    den += ref * ref;
+  }
+  return den > 0 ? std::sqrt(num / den) : 1e30;
+}
+
 // D (M x N, row-major) = A (M x K, row-major) * B^T, B stored N x K row-major. In
 // cuBLAS's column-major view D is D^T (N x M) = B (N x K) * A^T (K x M): gemm(T, N) with
 // m = N, n = M, k = K, both operands with leading dimension K.
@@ -112,6 +135,15 @@ inline void cublas_gemm(cublasHandle_t h, __nv_bfloat16 const* a, __nv_bfloat16 
                         int N, int K) {
   float alpha = 1.f, beta = 0.f;
   BENCH_CUBLAS(cublasGemmEx(h, CUBLAS_OP_T, CUBLAS_OP_N, N, M, K, &alpha, b, CUDA_R_16BF, K, a, CUDA_R_16BF, K,
+                            &beta, d, CUDA_R_16BF, N, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+}
+
+// D (M x N, row-major) = A (M x K, row-major) * B, B stored K x N row-major. Column-major
+// view: D^T (N x M) = B^T (N x K, column-major with ld N) * A^T (K x M, ld K): gemm(N, N).
+inline void cublas_gemm_rowmajor_b(cublasHandle_t h, __nv_bfloat16 const* a, __nv_bfloat16 const* b,
+                                   __nv_bfloat16* d, int M, int N, int K) {
+  float alpha = 1.f, beta = 0.f;
+  BENCH_CUBLAS(cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, N, M, K, &alpha, b, CUDA_R_16BF, N, a, CUDA_R_16BF, K,
                             &beta, d, CUDA_R_16BF, N, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
 }
 

@@ -3,14 +3,35 @@
 // binds tiles to CTAs, so the CTAs that cannot get an SM hold their tiles back until the
 // other kernel ends; the dynamic (CLC-contract) scheduler hands tiles to the CTAs that run.
 // Prints static vs dynamic times and the ideal (total work / available SMs).
+//
+// bench/imbalance, case (b): a grouped GEMM whose tiles differ in cost (K differs per
+// group; tiles of 128 x 256), run alone on the GPU under the static persistent scheduler
+// and under the dynamic (CLC-contract) one, with the same tile bodies. The distribution is
+// stated, chosen rather than drawn: the weight-gradient GEMMs of a mixture-of-experts layer
+// with 64 experts of 1024 x 1024 (32 tiles each), where K_g is the number of tokens routed
+// to expert g: 5 hot experts get K = 16384, the 59 others K = 1024. Groups are sorted by K,
+// descending (what a grouped-GEMM host would do; it also helps the static scheduler, whose
+// round-robin then spreads the hot tiles as evenly as it can). 160 heavy tiles on 132 SMs
+// is 1.2 waves: the static schedule gives 28 CTAs two heavy tiles plus their round-robin
+// share of the light ones; the dynamic one lets the other CTAs take the light tiles.
+// A second, coarser mix (19 experts of 1024 x 2048, 3 hot: 192 heavy tiles, 1.45 waves)
+// shows how the gain depends on the mix. light_work_over_gap says how much light work
+// there is against the time the static tail leaves the other SMs idle.
+// Static and dynamic are timed alternately (medians of 41 each after 20 warm-up pairs), so
+// clock and power drift weighs on both alike. The ideal is described at calibrate().
+//
+// Usage: ts_bench_imbalance [busy_sms=44] [a|b|ab]
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "gemm_common.cuh"
 #include "ts_gemm.cuh"
+#include "ts_grouped_gemm.cuh"
 
 namespace {
 
@@ -69,11 +90,8 @@ float median_of(int n, F&& f) {
   return v[v.size() / 2];
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+void case_a(int hogs) {
   int M = 8192, N = 8192, K = 4096;
-  int hogs = argc > 1 ? std::atoi(argv[1]) : 44;
   cudaDeviceProp prop;
   BENCH_CHECK(cudaGetDeviceProperties(&prop, 0));
   int sms = prop.multiProcessorCount;
@@ -113,5 +131,143 @@ int main(int argc, char** argv) {
   std::printf("bench imbalance_busy_sms size=%dx%dx%d:busy=%d ts=%.3f ref=%.3f ref_name=static unit=ms ratio=%.3f\n",
               M, N, K, hogs, with_dynamic, with_static, with_static / with_dynamic);
   std::printf("imbalance dynamic_over_ideal=%.3f static_over_ideal=%.3f\n", with_dynamic / ideal, with_static / ideal);
+}
+
+// Event time of one call of f (ms).
+template <class F>
+float time_once(F&& f, cudaEvent_t e0, cudaEvent_t e1) {
+  BENCH_CHECK(cudaEventRecord(e0));
+  f();
+  BENCH_CHECK(cudaEventRecord(e1));
+  BENCH_CHECK(cudaEventSynchronize(e1));
+  float ms;
+  BENCH_CHECK(cudaEventElapsedTime(&ms, e0, e1));
+  return ms;
+}
+
+// Medians of f and g timed alternately (f, g, f, g, ...) after `warmup` untimed pairs:
+// clock and power drift over the run then weighs on both alike.
+template <class F, class G>
+std::pair<float, float> alternating_medians(F&& f, G&& g, int warmup, int reps) {
+  for (int i = 0; i < warmup; ++i) {
+    f();
+    g();
+  }
+  cudaEvent_t e0, e1;
+  BENCH_CHECK(cudaEventCreate(&e0));
+  BENCH_CHECK(cudaEventCreate(&e1));
+  std::vector<float> tf, tg;
+  for (int i = 0; i < reps; ++i) {
+    tf.push_back(time_once(f, e0, e1));
+    tg.push_back(time_once(g, e0, e1));
+  }
+  BENCH_CHECK(cudaEventDestroy(e0));
+  BENCH_CHECK(cudaEventDestroy(e1));
+  std::sort(tf.begin(), tf.end());
+  std::sort(tg.begin(), tg.end());
+  return {tf[tf.size() / 2], tg[tg.size() / 2]};
+}
+
+// The ideal: total work over the SMs, with every SM busy to the end. Per-tile costs come
+// from perfectly balanced runs of the same kernel mixing the same two kinds of tile:
+// groups of exactly one wave (33 x 4 = 132 tiles of 128 x 256) each, so the static
+// round-robin gives every CTA the same tiles. With a = n_heavy / SMs and b = n_light / SMs
+// rounded down, T(a, b) is measured, and the time of one more wave of each kind from
+// T(a+1, b) and T(a, b+4); the ideal interpolates to the mix's fractional wave counts:
+// ideal = T(a, b) + (n_heavy - a SMs) / SMs c_heavy + (n_light - b SMs) / SMs c_light,
+// i.e. intercept + (n_heavy c_heavy + n_light c_light) / SMs (c: one SM's time per tile).
+struct TileCost {
+  float heavy_ms, light_ms, fixed_ms;
+};
+TileCost calibrate(int heavy_k, int light_k, int a, int b, int sms, uint64_t seed) {
+  if (sms % 33 != 0) {
+    std::fprintf(stderr, "calibration assumes waves of 33 x 4 tiles (132 SMs), got %d SMs\n", sms);
+    std::exit(1);
+  }
+  auto run = [&](int na, int nb) {
+    std::vector<int> ks(na, heavy_k);
+    ks.insert(ks.end(), nb, light_k);
+    bench::GroupedGemm g(33 * gemm::kTileM, (sms / 33) * gemm::kTileN, ks, sms, seed + 13 * na + nb);
+    return bench::median_ms([&] { g.launch_static(); }, 10, 30);
+  };
+  float t = run(a, b), th = run(a + 1, b), tl = run(a, b + 4);
+  TileCost c;
+  c.heavy_ms = th - t;  // one more wave: every SM runs one more heavy tile
+  c.light_ms = (tl - t) / 4.0f;
+  c.fixed_ms = t - a * c.heavy_ms - b * c.light_ms;  // the intercept (launch, fill, drain)
+  std::printf("calibration balanced T(%d,%d)=%.4f T(%d,%d)=%.4f T(%d,%d)=%.4f ms\n", a, b, t, a + 1, b, th, a, b + 4,
+              tl);
+  return c;
+}
+
+// One tile-cost mix: heavy groups (K = heavy_k) first, then light groups (K = light_k),
+// every group M x N. Checked against cuBLAS per group, then timed.
+void grouped_mix(cublasHandle_t h, int M, int N, int heavy_groups, int heavy_k, int light_groups, int light_k, int sms,
+                 uint64_t seed) {
+  std::vector<int> ks(heavy_groups, heavy_k);
+  ks.insert(ks.end(), light_groups, light_k);
+  bench::GroupedGemm g(M, N, ks, sms, seed);
+  int tiles_per_group = g.p.tiles_m() * g.p.tiles_n();
+  int heavy = heavy_groups * tiles_per_group, light = light_groups * tiles_per_group;
+
+  g.reference(h);
+  g.poison();
+  g.launch_static();
+  BENCH_CHECK(cudaGetLastError());
+  BENCH_CHECK(cudaDeviceSynchronize());
+  double err_static = g.max_group_error();
+  g.poison();
+  g.launch_dynamic();
+  BENCH_CHECK(cudaGetLastError());
+  BENCH_CHECK(cudaDeviceSynchronize());
+  double err_dynamic = g.max_group_error();
+
+  auto [st, dy] = alternating_medians([&] { g.launch_static(); }, [&] { g.launch_dynamic(); }, 20, 41);
+  BENCH_CHECK(cudaGetLastError());
+  TileCost c = calibrate(heavy_k, light_k, std::max(1, heavy / sms), std::max(1, light / sms), sms, seed + 1000);
+  float ideal = c.fixed_ms + (heavy * c.heavy_ms + light * c.light_ms) / float(sms);
+  // How much light work there is against the gap a static tail leaves: the SMs without a
+  // last-wave heavy tile, for one heavy tile's time.
+  int last_wave = heavy % sms == 0 ? sms : heavy % sms;
+  char size[128];
+  std::snprintf(size, sizeof size, "%dx%dx%d:K=%dx%d+%dx%d", g.groups(), g.M, g.N, heavy_groups, heavy_k,
+                light_groups, light_k);
+  std::printf("grouped %s tiles=%d (heavy %d, light %d) gflop=%.1f light_work_over_gap=%.2f\n", size,
+              g.p.num_tiles(), heavy, light, g.flop() / 1e9,
+              light * c.light_ms / ((sms - last_wave) * c.heavy_ms));
+  std::printf("grouped %s calibration heavy_tile_ms=%.4f light_tile_ms=%.4f intercept_ms=%.4f\n", size, c.heavy_ms,
+              c.light_ms, c.fixed_ms);
+  std::printf("check imbalance_grouped size=%s max_group_err_vs_cublas static=%.2e dynamic=%.2e %s\n", size,
+              err_static, err_dynamic, (err_static < 1e-2 && err_dynamic < 1e-2) ? "OK" : "MISMATCH");
+  std::printf("bench imbalance_grouped size=%s ts=%.3f ref=%.3f ref_name=static unit=ms ratio=%.3f\n", size, dy, st,
+              st / dy);
+  std::printf("imbalance_grouped size=%s ideal_ms=%.3f dynamic_over_ideal=%.3f static_over_ideal=%.3f "
+              "tflops_dynamic=%.1f tflops_static=%.1f\n",
+              size, ideal, dy / ideal, st / ideal, g.flop() / dy / 1e9, g.flop() / st / 1e9);
+}
+
+void case_b() {
+  cudaDeviceProp prop;
+  BENCH_CHECK(cudaGetDeviceProperties(&prop, 0));
+  int sms = prop.multiProcessorCount;
+  std::printf("device %s, %d SMs\n", prop.name, sms);
+  cublasHandle_t h;
+  BENCH_CUBLAS(cublasCreate(&h));
+  // The stated mix (see the top of this file): 64 experts, 5 hot.
+  grouped_mix(h, 1024, 1024, 5, 16384, 59, 1024, sms, 101);
+  // A coarser mix: 3 hot of 19 larger experts (192 heavy tiles, 1.45 waves).
+  grouped_mix(h, 1024, 2048, 3, 16384, 16, 1024, sms, 201);
+  // The stated mix again on fresh data: the spread between the two runs is the noise.
+  grouped_mix(h, 1024, 1024, 5, 16384, 59, 1024, sms, 301);
+  BENCH_CUBLAS(cublasDestroy(h));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int hogs = argc > 1 ? std::atoi(argv[1]) : 44;
+  std::string which = argc > 2 ? argv[2] : "ab";
+  if (which.find('a') != std::string::npos) case_a(hogs);
+  if (which.find('b') != std::string::npos) case_b();
   return 0;
 }

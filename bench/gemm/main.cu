@@ -24,9 +24,67 @@ void run_handwritten(CUtensorMap const& ta, CUtensorMap const& tb, __nv_bfloat16
   bench::handwritten_gemm<kStages><<<grid, 384, bench::handwritten_smem_bytes<kStages>()>>>(ta, tb, d, M, N, K, map_d);
 }
 
+// Row-major B (K x N): the TS variant of gemm_layouts.hpp against cuBLAS with B not
+// transposed, fresh random inputs, D poisoned first. With `timed` false (the racecheck
+// run) it only checks.
+void run_rowmajor_b(cublasHandle_t h, Shape s, int sms, uint64_t seed, bool timed) {
+  size_t na = size_t(s.m) * s.k, nb = size_t(s.k) * s.n, nd = size_t(s.m) * s.n;
+  __nv_bfloat16 *a, *b, *d, *ref;
+  BENCH_CHECK(cudaMalloc(&a, na * 2));
+  BENCH_CHECK(cudaMalloc(&b, nb * 2));
+  BENCH_CHECK(cudaMalloc(&d, nd * 2));
+  BENCH_CHECK(cudaMalloc(&ref, nd * 2));
+  bench::fill_random_bf16<<<1024, 256>>>(a, na, seed);
+  bench::fill_random_bf16<<<1024, 256>>>(b, nb, seed + 1);
+  bench::poison_bf16<<<1024, 256>>>(d, nd);
+  BENCH_CHECK(cudaGetLastError());
+  CUtensorMap h_maps[3] = {bench::tensor_map_bf16(a, s.m, s.k, bench::kTileM, bench::kTileK, true),
+                           bench::tensor_map_bf16(b, s.k, s.n, gemm::kTileK, gemm::kRowBBoxN, true),
+                           bench::tensor_map_bf16(d, s.m, s.n, 64, 64, true)};
+  CUtensorMap* maps;
+  BENCH_CHECK(cudaMalloc(&maps, sizeof h_maps));
+  BENCH_CHECK(cudaMemcpy(maps, h_maps, sizeof h_maps, cudaMemcpyHostToDevice));
+  bool tma_epilogue = s.n % 8 == 0;
+  gemm::Problem prob{s.m, s.n, s.k, maps, maps + 1, reinterpret_cast<uint16_t*>(d), tma_epilogue ? maps + 2 : nullptr};
+  bench::TsGemmRowB g = bench::prepare_ts_gemm_rowmajor_b(prob, sms);
+  bench::cublas_gemm_rowmajor_b(h, a, b, ref, s.m, s.n, s.k);
+  g.launch();
+  BENCH_CHECK(cudaGetLastError());
+  BENCH_CHECK(cudaDeviceSynchronize());
+  double err = bench::relative_error(d, ref, nd);
+  double err_host = bench::sampled_host_error_rowmajor_b(a, b, d, s.m, s.n, s.k);
+  if (timed) {
+    float ms_ref = bench::median_ms([&] { bench::cublas_gemm_rowmajor_b(h, a, b, ref, s.m, s.n, s.k); });
+    float ms_ts = bench::median_ms([&] { g.launch(); });
+    BENCH_CHECK(cudaGetLastError());
+    double flop = 2.0 * s.m * s.n * s.k;
+    double tf_ref = flop / ms_ref / 1e9, tf_ts = flop / ms_ts / 1e9;
+    std::printf("bench gemm_rowmajor_b size=%dx%dx%d ts=%.1f ref=%.1f ref_name=cublas unit=TFLOP/s ratio=%.3f\n", s.m,
+                s.n, s.k, tf_ts, tf_ref, tf_ts / tf_ref);
+  }
+  std::printf("check gemm_rowmajor_b size=%dx%dx%d err_vs_cublas_nn=%.2e err_vs_host_fp64=%.2e %s\n", s.m, s.n, s.k,
+              err, err_host, (err < 1e-2 && err_host < 1e-2) ? "OK" : "MISMATCH");
+  BENCH_CHECK(cudaFree(maps));
+  BENCH_CHECK(cudaFree(a));
+  BENCH_CHECK(cudaFree(b));
+  BENCH_CHECK(cudaFree(d));
+  BENCH_CHECK(cudaFree(ref));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  // `ts_bench_gemm rowb M N K`: only the row-major-B variant, checked, not timed (racecheck).
+  if (argc == 5 && std::strcmp(argv[1], "rowb") == 0) {
+    cudaDeviceProp prop;
+    BENCH_CHECK(cudaGetDeviceProperties(&prop, 0));
+    cublasHandle_t h;
+    BENCH_CUBLAS(cublasCreate(&h));
+    run_rowmajor_b(h, {std::atoi(argv[2]), std::atoi(argv[3]), std::atoi(argv[4])}, prop.multiProcessorCount, 77,
+                   false);
+    BENCH_CUBLAS(cublasDestroy(h));
+    return 0;
+  }
   std::vector<Shape> shapes = {{8192, 8192, 8192},  {4096, 4096, 4096}, {2048, 2048, 2048},  {8192, 8192, 1024},
                                {1024, 8192, 8192},  {4096, 4096, 16384}, {3000, 5000, 4000}, {16384, 16384, 512}};
   if (argc == 4) shapes = {{std::atoi(argv[1]), std::atoi(argv[2]), std::atoi(argv[3])}};
@@ -117,6 +175,10 @@ int main(int argc, char** argv) {
     BENCH_CHECK(cudaFree(d));
     BENCH_CHECK(cudaFree(ref));
   }
+  // Row-major B on the two square shapes (or the one given shape).
+  std::vector<Shape> rowb = {{8192, 8192, 8192}, {4096, 4096, 4096}};
+  if (argc == 4) rowb = shapes;
+  for (auto s : rowb) run_rowmajor_b(h, s, prop.multiProcessorCount, seed++, true);
   BENCH_CUBLAS(cublasDestroy(h));
   return 0;
 }

@@ -4,6 +4,7 @@
 #include <memory>
 #include <utility>
 
+#include "gemm/gemm_layouts_manager.hpp"
 #include "gemm/gemm_manager.hpp"
 #include "ts/runtime/cuda/launch.cuh"
 
@@ -22,6 +23,23 @@ struct TsGemm {
 inline TsGemm prepare_ts_gemm(gemm::Problem const& p, int sms, bool verbose) {
   TsGemm g;
   g.tm = std::make_unique<GemmManager>(gemm::make_gemm(p, ts::Options{.verbose = verbose, .exhaustive_check = true}));
+  g.tm->print_and_verify();
+  int tiles = p.tiles_m() * p.tiles_n();
+  g.grid = tiles < sms ? tiles : sms;
+  return g;
+}
+
+// The row-major-B variant (gemm_layouts.hpp): p.map_b describes B as K x N row-major.
+using RowBGemmManager = decltype(gemm::make_gemm_rowmajor_b(std::declval<gemm::Problem const&>()));
+struct TsGemmRowB {
+  std::unique_ptr<RowBGemmManager> tm;
+  int grid = 0;
+  void launch(cudaStream_t st = 0) const { ts::cuda::launch<ts::cuda::TaskRegisterBudgets<384>>(*tm, grid, st); }
+};
+inline TsGemmRowB prepare_ts_gemm_rowmajor_b(gemm::Problem const& p, int sms) {
+  TsGemmRowB g;
+  g.tm = std::make_unique<RowBGemmManager>(
+      gemm::make_gemm_rowmajor_b(p, ts::Options{.verbose = false, .exhaustive_check = true}));
   g.tm->print_and_verify();
   int tiles = p.tiles_m() * p.tiles_n();
   g.grid = tiles < sms ? tiles : sms;

@@ -45,6 +45,8 @@ class TaskManagerBase {
   explicit TaskManagerBase(Options o) { model_.options = o; }
   int register_resource(ResourceRef const& r);
   void add_graph(DependencyGraph const& g);
+  // Numbers the pipeline groups of the registered resources (SPEC S10).
+  void collect_groups();
   std::vector<ResourceInfoForRecording> recording_infos() const;
 
   Model model_;
@@ -62,6 +64,7 @@ class TaskManager : public TaskManagerBase {
       : TaskManagerBase(options), tasks_(std::move(tasks)) {
     std::apply([&](auto const&... t) { (register_task_resources(t), ...); }, tasks_);
     add_graph(graph);
+    collect_groups();
     std::apply([&](auto const&... t) { (record_task(t), ...); }, tasks_);
   }
   std::tuple<Tasks...> const& tasks() const { return tasks_; }

@@ -4,6 +4,7 @@
 #include "ts/core/allocation_decl.hpp"
 #include "ts/core/model.hpp"
 #include "ts/core/pipeline_config.hpp"
+#include "ts/core/pipeline_group.hpp"
 #include "ts/core/resource.hpp"
 #include "ts/core/resource_types.hpp"
 #include "ts/core/stage_info.hpp"

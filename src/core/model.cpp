@@ -22,7 +22,15 @@ std::string Model::step_text(int task, int step) const {
   if (s.kind == ir::StepKind::BreakLoop) return "break_loop()";
   os << (s.resource >= 0 ? resources.at(s.resource)->name : std::string("?")) << ".";
   os << ir::short_name(s) << "()";
+  if (s.group >= 0 && s.group < static_cast<int>(groups.size())) os << " [group " << groups[s.group].name << "]";
   return os.str();
+}
+
+int Model::group_of(int resource) const {
+  for (size_t g = 0; g < groups.size(); ++g)
+    for (int m : groups[g].members)
+      if (m == resource) return static_cast<int>(g);
+  return -1;
 }
 
 }  // namespace ts

@@ -30,10 +30,38 @@ void TaskManagerBase::add_graph(DependencyGraph const& g) {
   }
 }
 
+void TaskManagerBase::collect_groups() {
+  for (auto const& r : model_.resources) {
+    if (!r->group) continue;
+    bool known = false;
+    for (auto const& g : model_.groups) known |= g.name == r->group->name;
+    if (known) continue;
+    GroupModel g;
+    g.name = r->group->name;
+    g.mode = r->group->mode;
+    g.num_stages = r->group->num_stages;
+    g.total_bytes = r->group->total_bytes;
+    g.member_names = r->group->members;
+    for (auto const& name : g.member_names) g.members.push_back(model_.find_resource(name));
+    model_.groups.push_back(std::move(g));
+  }
+}
+
 std::vector<ResourceInfoForRecording> TaskManagerBase::recording_infos() const {
   std::vector<ResourceInfoForRecording> v;
-  for (auto const& r : model_.resources)
-    v.push_back({r->name, r->pipelined(), r->kind == ResourceKind::WorkQueue});
+  for (size_t i = 0; i < model_.resources.size(); ++i) {
+    auto const& r = model_.resources[i];
+    ResourceInfoForRecording info{r->name, r->pipelined(), r->kind == ResourceKind::WorkQueue};
+    info.group = model_.group_of(static_cast<int>(i));
+    info.group_member = r->group_member;
+    if (info.group >= 0) {
+      info.group_mode = model_.groups[info.group].mode;
+      info.group_members = model_.groups[info.group].members;
+      info.group_name = model_.groups[info.group].name;
+      info.group_member_names = model_.groups[info.group].member_names;
+    }
+    v.push_back(std::move(info));
+  }
   return v;
 }
 

@@ -21,7 +21,9 @@ void memory_report(Model const& m, LaunchLayout const& L, std::ostream& os) {
   os << "Shared memory: " << used << " of " << kSm90SmemCapacity << " bytes ("
      << std::fixed << std::setprecision(1) << 100.0 * double(used) / kSm90SmemCapacity << "%)"
      << (used > kSm90SmemCapacity ? " OVER CAPACITY" : "") << ": data and padding " << data << ", barriers "
-     << barriers << " (" << stages << " stages x 16 B)";
+     << barriers;
+  if (m.groups.empty()) os << " (" << stages << " stages x 16 B)";
+  else os << " (" << barriers / 8 << " mbarriers x 8 B; pipeline groups share theirs)";
   if (responses) os << ", queue responses " << responses;
   os << "\n";
   os << "Tensor memory: " << L.tmem_columns << " of " << kTmemColumns << " columns"

@@ -112,6 +112,10 @@ void schedule(JsonWriter& w, ir::ScheduleIR const& s) {
     w.field("block", st.block);
     w.field("section", ir::to_string(st.section));
     if (st.member >= 0) w.field("member", st.member);
+    if (st.group >= 0) {
+      w.field("group", st.group);
+      w.field("group_lead", st.group_lead);
+    }
     w.end_object();
   }
   w.end_array();
@@ -174,6 +178,19 @@ std::string model_json(Model const& m) {
     w.end_object();
   }
   w.end_array();
+  if (!m.groups.empty()) {  // pipeline groups (SPEC S10); absent when there are none
+    w.key("groups").begin_array();
+    for (auto const& g : m.groups) {
+      w.begin_object();
+      w.field("name", g.name);
+      w.field("mode", to_string(g.mode));
+      w.ints("members", g.members);
+      w.field("num_stages", g.num_stages);
+      w.field("total_bytes", g.total_bytes);
+      w.end_object();
+    }
+    w.end_array();
+  }
   w.key("tasks").begin_array();
   for (auto const& t : m.tasks) {
     w.begin_object();

@@ -121,6 +121,8 @@ Simulation simulate(Model const& m) {
     c.op = op_name(s);
     c.section = e.section;
     std::string res = s.resource >= 0 ? m.resource(s.resource).name : std::string("-");
+    // A member's part of a collapsed group op: "xy:ring_x" (SPEC S10.3).
+    if (s.group >= 0 && s.group < static_cast<int>(m.groups.size())) res = m.groups[s.group].name + ":" + res;
     c.text = res + " " + c.op + stage_of(s, int(t)) + " " + e.phase_tag() + " " + std::to_string(r.occurrences[e.step]);
     return c;
   };

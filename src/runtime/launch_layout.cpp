@@ -113,8 +113,74 @@ LaunchLayout make_launch_layout(Model const& m, uint32_t smem_capacity, bool dry
   }
 
   // Barriers: full[stages] and empty[stages] per pipelined resource, 8 B each; a
-  // pipelined work queue also gets a 16 B response per stage.
+  // pipelined work queue also gets a 16 B response per stage. A pipeline group's lead
+  // member (its first member this manager uses) places the barriers the group shares;
+  // the other members place only their own and point at the lead's shared ones, so a
+  // group holds (N + 1) x S (Merge, Fork) or 2 x S (FusedMerge) barriers (SPEC S10.2).
   L.pipes.resize(m.resources.size());
+  auto lead_of = [&](int g) {
+    for (int r : m.groups[g].members)
+      if (r >= 0) return r;
+    return -1;
+  };
+  auto place_barriers = [&](int r) {
+    auto const& d = *m.resources[r];
+    auto& p = L.pipes[r];
+    auto const& c = *d.pipeline;
+    int g = m.group_of(r);
+    int lead = g >= 0 ? lead_of(g) : -1;
+    bool follower = g >= 0 && lead != r;
+    GroupMode mode = g >= 0 ? m.groups[g].mode : GroupMode::Merge;
+    std::string owner = d.name;
+    if (g >= 0 && !follower) owner = m.groups[g].name + " (group)";
+    p.full_arrivals = c.declared_full_arrivals();
+    p.empty_arrivals = c.declared_empty_arrivals();
+    if (g >= 0) {
+      p.group_lead = !follower;
+      p.group_member = static_cast<int8_t>(d.group_member);
+      p.shared_full = shares_full(mode);
+      p.shared_empty = shares_empty(mode);
+      // Arrivals a shared barrier counts: the collapsed side signals once (the lead's
+      // count; the members' counts are equal, checked when the group is declared); a
+      // FusedMerge full barrier counts every producer's arrivals.
+      auto const& lc = *m.resources[lead]->pipeline;
+      if (p.shared_empty) p.empty_arrivals = lc.declared_empty_arrivals();
+      if (p.shared_full && mode == GroupMode::Fork) {
+        p.full_arrivals = lc.declared_full_arrivals();
+        p.stage_bytes = static_cast<uint32_t>(m.groups[g].total_bytes);  // one expect_tx for the group
+      }
+      if (p.shared_full && mode == GroupMode::FusedMerge) {
+        p.full_arrivals = 0;
+        for (int mr : m.groups[g].members)
+          if (mr >= 0) p.full_arrivals += m.resources[mr]->pipeline->declared_full_arrivals();
+      }
+    }
+    auto const& lp = follower ? L.pipes[lead] : p;
+    cursor = align_up(cursor, 8);
+    if (follower && p.shared_full) {
+      p.full_offset = lp.full_offset;
+    } else {
+      p.full_offset = static_cast<uint32_t>(cursor);
+      L.placements.push_back({p.shared_full ? owner : d.name, "full_barriers", MemSpace::Smem, p.full_offset,
+                              uint64_t(8 * c.num_stages), 8});
+      cursor += 8ull * c.num_stages;
+    }
+    if (follower && p.shared_empty) {
+      p.empty_offset = lp.empty_offset;
+    } else {
+      p.empty_offset = static_cast<uint32_t>(cursor);
+      L.placements.push_back({p.shared_empty ? owner : d.name, "empty_barriers", MemSpace::Smem, p.empty_offset,
+                              uint64_t(8 * c.num_stages), 8});
+      cursor += 8ull * c.num_stages;
+    }
+    if (d.kind == ResourceKind::WorkQueue) {
+      cursor = align_up(cursor, 16);
+      p.response_offset = static_cast<uint32_t>(cursor);
+      L.placements.push_back({d.name, "responses", MemSpace::Smem, p.response_offset, uint64_t(16 * c.num_stages), 16});
+      cursor += 16ull * c.num_stages;
+    }
+  };
+  std::vector<int> followers;
   for (size_t r = 0; r < m.resources.size(); ++r) {
     auto const& d = *m.resources[r];
     auto& p = L.pipes[r];
@@ -127,8 +193,6 @@ LaunchLayout make_launch_layout(Model const& m, uint32_t smem_capacity, bool dry
     p.num_stages = c.num_stages;
     p.async_load = c.async_flavor == AsyncFlavor::AsyncLoad;
     p.stage_bytes = static_cast<uint32_t>(c.num_bytes);
-    p.full_arrivals = c.declared_full_arrivals();
-    p.empty_arrivals = c.declared_empty_arrivals();
     p.producer_signal = SignalMode(unsigned(c.producer_signal));
     p.consumer_signal = SignalMode(unsigned(c.consumer_signal));
     p.wait_signal = SignalMode(unsigned(c.wait_signal_override.value_or(c.consumer_signal)));
@@ -140,20 +204,11 @@ LaunchLayout make_launch_layout(Model const& m, uint32_t smem_capacity, bool dry
                                         c.interleave_stride.commit);
     p.consumer_lanes = domain_lane_side(m, static_cast<int>(r), ir::StepKind::Wait, c.interleave_stride.wait,
                                         c.interleave_stride.release);
-    cursor = align_up(cursor, 8);
-    p.full_offset = static_cast<uint32_t>(cursor);
-    L.placements.push_back({d.name, "full_barriers", MemSpace::Smem, p.full_offset, uint64_t(8 * c.num_stages), 8});
-    cursor += 8ull * c.num_stages;
-    p.empty_offset = static_cast<uint32_t>(cursor);
-    L.placements.push_back({d.name, "empty_barriers", MemSpace::Smem, p.empty_offset, uint64_t(8 * c.num_stages), 8});
-    cursor += 8ull * c.num_stages;
-    if (d.kind == ResourceKind::WorkQueue) {
-      cursor = align_up(cursor, 16);
-      p.response_offset = static_cast<uint32_t>(cursor);
-      L.placements.push_back({d.name, "responses", MemSpace::Smem, p.response_offset, uint64_t(16 * c.num_stages), 16});
-      cursor += 16ull * c.num_stages;
-    }
+    int g = m.group_of(static_cast<int>(r));
+    if (g >= 0 && lead_of(g) != static_cast<int>(r)) followers.push_back(static_cast<int>(r));
+    else place_barriers(static_cast<int>(r));
   }
+  for (int r : followers) place_barriers(r);
   L.smem_bytes = align_up(cursor, 16);
   if (!dry_run && L.smem_bytes > smem_capacity)
     layout_error("S6.16.smem-capacity", "", "the kernel's shared memory (allocations + barriers) exceeds capacity",

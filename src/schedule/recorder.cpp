@@ -173,6 +173,7 @@ int ScheduleRecorder::add_sync(ir::StepKind kind, int resource) {
   s.id = static_cast<int>(ir_.steps.size());
   s.kind = kind;
   s.resource = resource;
+  s.member = resources_.at(resource).group_member;
   s.method = ir::to_string(kind);
   s.block = open_.back();
   s.section = current_section();
@@ -181,12 +182,51 @@ int ScheduleRecorder::add_sync(ir::StepKind kind, int resource) {
   return s.id;
 }
 
+void ScheduleRecorder::add_group_sync(ir::StepKind kind, std::vector<int> const& handles) {
+  std::string op = ir::to_string(kind);
+  std::string listed;
+  for (int h : handles) listed += (listed.empty() ? "" : ", ") + resources_.at(h).name;
+  int group = -1;
+  for (int h : handles) {
+    auto const& info = resources_.at(h);
+    if (info.group < 0)
+      fail("S6.24.group-view-member", "ts::group(" + listed + ")." + op + "(): '" + info.name +
+               "' is not a member of any pipeline group", "members of one ts::pipeline_group", "'" + info.name + "'", h);
+    if (group >= 0 && info.group != group)
+      fail("S6.24.group-view-member", "ts::group(" + listed + ")." + op + "(): '" + info.name +
+               "' belongs to group '" + info.group_name + "', not '" + resources_.at(handles[0]).group_name + "'",
+           "members of one group", "members of two groups", h);
+    group = info.group;
+  }
+  auto const& members = resources_.at(handles.at(0)).group_members;
+  std::string all;
+  for (auto const& n : resources_.at(handles.at(0)).group_member_names) all += (all.empty() ? "" : ", ") + n;
+  bool same = handles.size() == members.size();
+  for (int m : members) {
+    int n = 0;
+    for (int h : handles) n += h == m;
+    same &= n == 1;
+  }
+  if (!same)
+    fail("S6.24.group-view-member", "ts::group(" + listed + ")." + op + "(): a collapsed op names every member of group '" +
+             resources_.at(handles[0]).group_name + "' once",
+         "ts::group(" + all + ")", "ts::group(" + listed + ")", handles[0]);
+  bool first = true;
+  for (int m : members) {
+    int id = add_sync(kind, m);
+    ir_.steps[id].group = group;
+    ir_.steps[id].group_lead = first;
+    first = false;
+  }
+}
+
 int ScheduleRecorder::add_work(int resource, WorkRole role, std::string method, std::vector<int> reads,
                                int num_results, std::vector<std::string> ct_args) {
   ir::Step s;
   s.id = static_cast<int>(ir_.steps.size());
   s.kind = ir::StepKind::Work;
   s.resource = resource;
+  s.member = resources_.at(resource).group_member;
   s.role = role;
   s.ct_args = std::move(ct_args);
   s.method = std::move(method);

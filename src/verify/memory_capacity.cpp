@@ -38,6 +38,14 @@ long long footprint(Model const& m, MemSpace space, std::string& biggest) {
       biggest = r->name;
     }
   }
+  // Pipeline groups share barriers (SPEC S10.2): (N + 1) x S for Merge / Fork and
+  // 2 x S for FusedMerge instead of 2 x S per member.
+  if (space == MemSpace::Smem)
+    for (auto const& g : m.groups) {
+      long long n = static_cast<long long>(g.members.size());
+      long long shared = g.mode == GroupMode::FusedMerge ? 2 : n + 1;
+      total -= (2 * n - shared) * (kBarrierBytesPerStage / 2) * g.num_stages;
+    }
   for (auto const& [name, phases] : groups) {
     long long largest = 0;
     for (auto const& [phase, size] : phases) largest = std::max(largest, size);

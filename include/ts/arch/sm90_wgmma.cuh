@@ -30,8 +30,20 @@ __device__ inline void fence_accumulators(float (&d)[R]) {
   for (int i = 0; i < R; ++i) asm volatile("" : "+f"(d[i])::"memory");
 }
 
+// Descriptor of an MN-major operand tile stored with 128-byte swizzle (what a TMA load of
+// K x MN row-major data in 64 (MN) x 64 (K) boxes with CU_TENSOR_MAP_SWIZZLE_128B writes):
+// each K row holds 64 MN-contiguous bf16 (128 B); 8-row K groups are 1024 B apart (stride
+// byte offset); the next 64 MN elements start `mn_block_bytes` further (leading byte
+// offset). The tile must be 1024-byte aligned; advancing K by 16 rows adds 2048 bytes.
+__device__ inline uint64_t desc_mn_major_sw128(void const* tile, uint32_t mn_block_bytes) {
+  uint64_t addr = (shared_addr(tile) & 0x3FFFFu) >> 4;
+  return addr | (uint64_t((mn_block_bytes >> 4) & 0x3FFFu) << 16) | (uint64_t(1024 >> 4) << 32) | (uint64_t(1) << 62);
+}
+
 // D(64x256, f32, registers of one warpgroup) (+)= A(64x16, smem) * B(16x256, smem);
-// both operands K-major. scale_d == 0 overwrites D.
+// A K-major; B K-major (TransB = 0) or N-major (TransB = 1, bf16 allows the transpose).
+// scale_d == 0 overwrites D.
+template <int TransB = 0>
 __device__ inline void wgmma_m64n256k16_bf16(float (&d)[128], uint64_t desc_a, uint64_t desc_b, int scale_d) {
   asm volatile(
       "{\n"
@@ -39,7 +51,7 @@ __device__ inline void wgmma_m64n256k16_bf16(float (&d)[128], uint64_t desc_a, u
       "setp.ne.b32 p, %130, 0;\n"
       "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 "
       "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}, "
-      "%128, %129, p, 1, 1, 0, 0;\n"
+      "%128, %129, p, 1, 1, 0, %131;\n"
       "}\n"
       : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
         "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
@@ -57,7 +69,7 @@ __device__ inline void wgmma_m64n256k16_bf16(float (&d)[128], uint64_t desc_a, u
         "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]),
         "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]),
         "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
-      : "l"(desc_a), "l"(desc_b), "r"(scale_d));
+      : "l"(desc_a), "l"(desc_b), "r"(scale_d), "n"(TransB));
 }
 
 template <int N>

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "ts/core/pipeline_group.hpp"
 #include "ts/core/resource.hpp"
 #include "ts/schedule/ir.hpp"
 
@@ -43,8 +44,20 @@ struct GraphEdge {
   std::vector<int> upstream;  // resources that must be produced/consumed before it
 };
 
+// A pipeline group as the passes see it (SPEC S10): members by resource id, in the
+// group's declaration order; -1 marks a member no task of this manager uses.
+struct GroupModel {
+  std::string name;
+  GroupMode mode = GroupMode::Merge;
+  std::vector<int> members;
+  std::vector<std::string> member_names;
+  int num_stages = 0;
+  int total_bytes = 0;
+};
+
 struct Model {
   std::vector<ResourceRef> resources;
+  std::vector<GroupModel> groups;
   std::vector<TaskModel> tasks;
   std::vector<GraphEdge> graph;
   Options options;
@@ -52,6 +65,8 @@ struct Model {
   ResourceDecl const& resource(int id) const { return *resources.at(id); }
   int find_resource(std::string const& name) const;
   int total_warps() const;
+  // The group a resource belongs to (index into groups), or -1.
+  int group_of(int resource) const;
   // Text of a step as the user wrote it, e.g. "smem.acquire()" or "in.InputGmem::get_item()".
   std::string step_text(int task, int step) const;
 };

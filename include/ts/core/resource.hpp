@@ -17,6 +17,8 @@
 
 namespace ts {
 
+struct GroupDecl;
+
 enum class ResourceKind { Memory, WorkQueue, PdlWait, PdlLaunch };
 std::string to_string(ResourceKind k);
 
@@ -26,6 +28,9 @@ struct ResourceDecl {
   ResourceKind kind = ResourceKind::Memory;
   std::optional<PipelineConfig> pipeline;
   Allocations allocations;
+  // Pipeline-group membership (SPEC S10), set by ts::pipeline_group.
+  std::shared_ptr<GroupDecl const> group;
+  int group_member = -1;
   bool pipelined() const { return pipeline.has_value(); }
 };
 

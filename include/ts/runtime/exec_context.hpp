@@ -24,6 +24,7 @@
 #include <utility>
 
 #include "ts/core/macros.hpp"
+#include "ts/core/results.hpp"
 #include "ts/core/resource_types.hpp"
 #include "ts/core/stage_info.hpp"
 #include "ts/core/work_traits.hpp"
@@ -116,6 +117,35 @@ class WorkTileLoop {
   bool skip_;
 };
 
+// The collapsed side of a pipeline group while executing (ts::group). Each member runs
+// its op in the group's order (the recorder's order too, so step hooks line up); a
+// barrier the members share is signalled once, through the lead member. Waiting twice
+// on a shared full barrier is harmless: its phase cannot move on before this consumer
+// releases the stage.
+template <class... H>
+class GroupView {
+ public:
+  TS_HD explicit GroupView(H const*... h) : h_(h...) {}
+  TS_HD void try_acquire() const { each([](auto const& m) { m.try_acquire(); }); }
+  TS_HD void acquire() const { each([](auto const& m) { m.acquire_op(true); }); }
+  TS_HD void commit() const { each([](auto const& m) { m.commit_op(true); }); }
+  TS_HD void try_wait() const { each([](auto const& m) { m.try_wait(); }); }
+  TS_HD void wait() const { each([](auto const& m) { m.wait(); }); }
+  TS_HD void release() const { each([](auto const& m) { m.release_op(true); }); }
+
+ private:
+  // Members in group order: the view may list them in any order.
+  template <class F>
+  TS_HD void each(F const& f) const {
+    for (int k = 0; k < int(sizeof...(H)); ++k) visit(k, f, std::index_sequence_for<H...>{});
+  }
+  template <class F, std::size_t... I>
+  TS_HD void visit(int k, F const& f, std::index_sequence<I...>) const {
+    ((h_.template get<I>()->member_index() == k ? f(*h_.template get<I>()) : void()), ...);
+  }
+  Results<H const*...> h_;
+};
+
 template <class Ctx, class T>
 class Handle {
  public:
@@ -128,6 +158,7 @@ class Handle {
   TS_HD T* operator->() const { return res_; }
   TS_HD T& get() const { return *res_; }
   TS_HD int id() const { return id_; }
+  TS_HD int member_index() const { return pipe_.group_member; }
 
   TS_HD void try_acquire() const {
     if (!live()) return;
@@ -135,7 +166,10 @@ class Handle {
     if (!pipe().pipelined) return;
     st_->try_acquire_ready = ctx_->arch_.mbar_try_wait(empty_bar(st_->prod_open.index), st_->prod_open.phase ^ 1u);
   }
-  TS_HD void acquire() const {
+  TS_HD void acquire() const { acquire_op(false); }
+  // `collapsed`: one member's part of a group op (ts::group(...).acquire()); a barrier
+  // the members share is signalled through the lead member only.
+  TS_HD void acquire_op(bool collapsed) const {
     if (!live()) return;
     hook(SyncOp::Acquire);
     auto const& p = pipe();
@@ -144,12 +178,15 @@ class Handle {
     if (!st_->try_acquire_ready)
       ctx_->arch_.mbar_wait(empty_bar(c.index), c.phase ^ 1u, site(SyncOp::Acquire, c));
     st_->try_acquire_ready = false;
-    if ((p.producer == EngineKind::Tma || p.producer == EngineKind::ClcFetch) && ctx_->signals(SignalMode::CtaLeader))
+    bool signal_full = !(collapsed && p.shared_full && !p.group_lead);
+    if ((p.producer == EngineKind::Tma || p.producer == EngineKind::ClcFetch) && signal_full &&
+        ctx_->signals(SignalMode::CtaLeader))
       ctx_->arch_.mbar_arrive_expect_tx(full_bar(c.index), p.stage_bytes);
     st_->prod_stage = st_->active_stage = c.index;
     c.advance(p.num_stages, p.stride_acquire);
   }
-  TS_HD void commit() const {
+  TS_HD void commit() const { commit_op(false); }
+  TS_HD void commit_op(bool collapsed) const {
     if (!live()) return;
     hook(SyncOp::Commit);
     auto const& p = pipe();
@@ -159,6 +196,10 @@ class Handle {
     }
     if (!p.pipelined) return;
     auto& c = st_->prod_close;
+    if (collapsed && p.shared_full && !p.group_lead) {  // the lead member signals the shared barrier
+      c.advance(p.num_stages, p.stride_commit);
+      return;
+    }
     if (p.producer == EngineKind::Async && ctx_->signals(p.producer_signal)) {
       // AsyncLoad: the arrival fires when this thread's cp.async copies have landed
       // (backends without cp.async arrive directly).
@@ -194,18 +235,29 @@ class Handle {
     st_->cons_stage = st_->active_stage = c.index;
     c.advance(p.num_stages, p.stride_wait);
   }
-  TS_HD void release() const {
+  TS_HD void release() const { release_op(false); }
+  TS_HD void release_op(bool collapsed) const {
     if (!live()) return;
     hook(SyncOp::Release);
     auto const& p = pipe();
     if (!p.pipelined) return;
     auto& c = st_->cons_close;
+    if (collapsed && p.shared_empty && !p.group_lead) {  // the lead member signals the shared barrier
+      c.advance(p.num_stages, p.stride_release);
+      return;
+    }
     if (p.consumer == EngineKind::Umma) {
       if (ctx_->signals(SignalMode::CtaLeader)) ctx_->arch_.umma_commit(empty_bar(c.index));
     } else if (ctx_->signals(p.consumer_signal)) {
       ctx_->arch_.mbar_arrive(empty_bar(c.index));
     }
     c.advance(p.num_stages, p.stride_release);
+  }
+
+  // ts::group(this, others...) (schedule/group.hpp).
+  template <class... H>
+  TS_HD auto group_with(H const&... others) const {
+    return GroupView<Handle, H...>(this, &others...);
   }
 
   // Work-queue bookkeeping (SPEC S4.6).

@@ -33,6 +33,11 @@ struct PipelineRuntime {
   // Domain-lane interleaving (S3.3, S6.12): the side's ops sit in domain loops stepping
   // by the stride, and each task's stage counters start at its loop's start (its lane).
   bool producer_lanes = false, consumer_lanes = false;
+  // Pipeline groups (SPEC S10): this member's full / empty barriers are the group's
+  // shared ones; a collapsed op signals a shared barrier through the lead member only.
+  bool shared_full = false, shared_empty = false;
+  bool group_lead = false;
+  int8_t group_member = -1;  // position in the group's declaration order, -1 outside groups
 };
 
 // A stage counter with its phase bit (CUTLASS's PipelineState): advancing past the

@@ -105,7 +105,11 @@ struct Step {
   std::vector<int> writes_slots;     // slots produced
   int block = 0;               // innermost enclosing block
   Section section = Section::Head;
-  int member = -1;             // pipeline-group member index, -1 for the resource itself
+  int member = -1;             // pipeline-group member index of `resource`, -1 when not in a group
+  // A collapsed group op (SPEC S10.3) records one step per member; they carry the
+  // model's group index, and the first of them group_lead = true. -1: a plain op.
+  int group = -1;
+  bool group_lead = false;
 };
 
 struct ScheduleIR {

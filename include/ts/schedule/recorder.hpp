@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "ts/core/errors.hpp"
+#include "ts/core/pipeline_group.hpp"
 #include "ts/core/work_traits.hpp"
 #include "ts/schedule/ir.hpp"
 #include "ts/schedule/slots.hpp"
@@ -63,6 +64,13 @@ struct ResourceInfoForRecording {
   std::string name;
   bool pipelined = false;
   bool is_queue = false;
+  // Pipeline-group membership (SPEC S10): the model's group index, or -1.
+  int group = -1;
+  int group_member = -1;
+  GroupMode group_mode = GroupMode::Merge;
+  std::vector<int> group_members;
+  std::vector<std::string> group_member_names;
+  std::string group_name;
 };
 
 class ScheduleRecorder {
@@ -88,6 +96,9 @@ class ScheduleRecorder {
 
   // --- steps ---
   int add_sync(ir::StepKind kind, int resource);
+  // A collapsed op of a pipeline group (ts::group(a, b).release()): one step per member,
+  // in the group's member order, each tagged with the group (SPEC S10.3).
+  void add_group_sync(ir::StepKind kind, std::vector<int> const& handles);
   int add_work(int resource, WorkRole role, std::string method, std::vector<int> reads,
                int num_results, std::vector<std::string> ct_args);
   void describe_slot(int slot, std::string name, std::string type, std::string default_value,
@@ -171,6 +182,22 @@ class WorkTileLoopHandle {
   int block_;
 };
 
+// The collapsed side of a pipeline group as a recording schedule sees it (ts::group).
+class GroupView {
+ public:
+  GroupView(ScheduleRecorder* r, std::vector<int> ids) : rec_(r), ids_(std::move(ids)) {}
+  void try_acquire() const { rec_->add_group_sync(ir::StepKind::TryAcquire, ids_); }
+  void acquire() const { rec_->add_group_sync(ir::StepKind::Acquire, ids_); }
+  void commit() const { rec_->add_group_sync(ir::StepKind::Commit, ids_); }
+  void try_wait() const { rec_->add_group_sync(ir::StepKind::TryWait, ids_); }
+  void wait() const { rec_->add_group_sync(ir::StepKind::Wait, ids_); }
+  void release() const { rec_->add_group_sync(ir::StepKind::Release, ids_); }
+
+ private:
+  ScheduleRecorder* rec_;
+  std::vector<int> ids_;
+};
+
 // A resource as a recording schedule sees it.
 template <class T>
 class Handle {
@@ -188,6 +215,11 @@ class Handle {
   void try_wait() const { rec_->add_sync(ir::StepKind::TryWait, id_); }
   void wait() const { rec_->add_sync(ir::StepKind::Wait, id_); }
   void release() const { rec_->add_sync(ir::StepKind::Release, id_); }
+  // ts::group(this, others...) (schedule/group.hpp).
+  template <class... H>
+  GroupView group_with(H const&... others) const {
+    return GroupView(rec_, std::vector<int>{id_, others.id()...});
+  }
   // Work-queue bookkeeping (SPEC S4.6); only queues have them.
   void get_and_advance_work_tile() const requires requires { T::is_work_queue; } {
     rec_->add_sync(ir::StepKind::QueueAdvance, id_);

@@ -11,6 +11,8 @@
 #include "ts/core/stage_info.hpp"
 #if !TS_DEVICE_PASS
 #include "ts/schedule/recorder.hpp"
+#else
+#include "ts/schedule/ir.hpp"
 #endif
 
 namespace ts {
@@ -60,6 +62,11 @@ struct SkipIfPredicate {
     }
     return s;
   }
+#else
+  // Declared only: nvcc's device pass still instantiates host-side recording code it
+  // reaches through std::apply's invocability checks, but never calls it.
+  template <class Q>
+  ir::SkipIf describe() const;
 #endif
 
   template <class Q>

@@ -93,6 +93,7 @@ struct Cta {
   std::vector<Warp> warps;  // lane reconvergence at synchronization steps
   std::deque<std::function<void()>> mma_queue;  // the CTA's MMA engine, in issue order
   std::vector<float> tmem;                      // 128 lanes x columns
+  bool pdl_waited = false;                      // a thread of this CTA ran griddepcontrol.wait
   uint32_t tmem_columns = 0;
   bool clc_failed_seen = false;
   int triggers = 0;

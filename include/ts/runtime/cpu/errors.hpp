@@ -44,4 +44,12 @@ class RaceError : public EmulationError {
   using EmulationError::EmulationError;
 };
 
+// A CTA of a kernel that has a predecessor triggered its dependents (PdlLaunch commit)
+// before any of its threads waited on the predecessor (PdlWait wait), SPEC S12: the
+// dependent grid could then run ahead of data this kernel has not seen complete.
+class PdlOrderError : public EmulationError {
+ public:
+  using EmulationError::EmulationError;
+};
+
 }  // namespace ts::cpu

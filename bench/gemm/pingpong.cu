@@ -1,0 +1,85 @@
+// bench/gemm ping-pong: the two TS GEMM shapes against cuBLAS, side by side in one
+// process on fresh random inputs per shape (events, warm-up, medians); the ping-pong
+// result is checked against cuBLAS. Prints which shape is faster per problem: the data
+// behind gemm::prefer_pingpong (docs/gemm.md).
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#include "gemm_common.cuh"
+#include "ts_gemm.cuh"
+#include "ts_gemm_pingpong.cuh"
+
+namespace {
+struct Shape {
+  int m, n, k;
+};
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<Shape> shapes = {{8192, 8192, 8192},  {4096, 4096, 4096}, {2048, 2048, 2048},  {8192, 8192, 1024},
+                               {1024, 8192, 8192},  {4096, 4096, 16384}, {3000, 5000, 4000}, {16384, 16384, 512}};
+  if (argc == 4) shapes = {{std::atoi(argv[1]), std::atoi(argv[2]), std::atoi(argv[3])}};
+  cudaDeviceProp prop;
+  BENCH_CHECK(cudaGetDeviceProperties(&prop, 0));
+  std::printf("device %s, %d SMs\n", prop.name, prop.multiProcessorCount);
+  cublasHandle_t h;
+  BENCH_CUBLAS(cublasCreate(&h));
+  uint64_t seed = 0x5678;
+  bool first = true;
+  for (auto s : shapes) {
+    if (s.n % 8) continue;  // both shapes' epilogues store D through TMA here
+    size_t na = size_t(s.m) * s.k, nb = size_t(s.n) * s.k, nd = size_t(s.m) * s.n;
+    __nv_bfloat16 *a, *b, *d, *ref;
+    BENCH_CHECK(cudaMalloc(&a, na * 2));
+    BENCH_CHECK(cudaMalloc(&b, nb * 2));
+    BENCH_CHECK(cudaMalloc(&d, nd * 2));
+    BENCH_CHECK(cudaMalloc(&ref, nd * 2));
+    bench::fill_random_bf16<<<1024, 256>>>(a, na, seed++);
+    bench::fill_random_bf16<<<1024, 256>>>(b, nb, seed++);
+    BENCH_CHECK(cudaGetLastError());
+    CUtensorMap host_maps[4] = {bench::tensor_map_bf16(a, s.m, s.k, gemm::kTileM, gemm::kTileK, true),
+                                bench::tensor_map_bf16(b, s.n, s.k, gemm::kTileN, gemm::kTileK, true),
+                                bench::tensor_map_bf16(d, s.m, s.n, 64, 64, true),
+                                bench::tensor_map_bf16(a, s.m, s.k, 64, gemm::kTileK, true)};
+    CUtensorMap* maps;
+    BENCH_CHECK(cudaMalloc(&maps, sizeof host_maps));
+    BENCH_CHECK(cudaMemcpy(maps, host_maps, sizeof host_maps, cudaMemcpyHostToDevice));
+    gemm::Problem prob{s.m, s.n, s.k, maps, maps + 1, reinterpret_cast<uint16_t*>(d), maps + 2};
+    auto coop = bench::prepare_ts_gemm(prob, prop.multiProcessorCount, false);
+    auto pp = bench::prepare_ts_gemm_pingpong(prob, maps + 3, prop.multiProcessorCount, first);
+    first = false;
+    bench::cublas_gemm(h, a, b, ref, s.m, s.n, s.k);
+    bench::poison_bf16<<<1024, 256>>>(d, nd);
+    pp.launch();
+    BENCH_CHECK(cudaGetLastError());
+    BENCH_CHECK(cudaDeviceSynchronize());
+    double err_pp = bench::relative_error(d, ref, nd);
+    bench::poison_bf16<<<1024, 256>>>(d, nd);
+    coop.launch();
+    BENCH_CHECK(cudaDeviceSynchronize());
+    double err_coop = bench::relative_error(d, ref, nd);
+    float ms_ref = bench::median_ms([&] { bench::cublas_gemm(h, a, b, ref, s.m, s.n, s.k); });
+    float ms_coop = bench::median_ms([&] { coop.launch(); });
+    float ms_pp = bench::median_ms([&] { pp.launch(); });
+    BENCH_CHECK(cudaGetLastError());
+    double flop = 2.0 * s.m * s.n * s.k;
+    double tf_ref = flop / ms_ref / 1e9, tf_coop = flop / ms_coop / 1e9, tf_pp = flop / ms_pp / 1e9;
+    std::printf("bench gemm_pingpong size=%dx%dx%d ts=%.1f ref=%.1f ref_name=cublas unit=TFLOP/s ratio=%.3f\n", s.m,
+                s.n, s.k, tf_pp, tf_ref, tf_pp / tf_ref);
+    std::printf("bench gemm_cooperative size=%dx%dx%d ts=%.1f ref=%.1f ref_name=cublas unit=TFLOP/s ratio=%.3f\n",
+                s.m, s.n, s.k, tf_coop, tf_ref, tf_coop / tf_ref);
+    std::printf("shape gemm size=%dx%dx%d faster=%s pingpong_over_cooperative=%.3f heuristic=%s\n", s.m, s.n, s.k,
+                tf_pp > tf_coop ? "pingpong" : "cooperative", tf_pp / tf_coop,
+                gemm::pingpong::prefer_pingpong(prob, prop.multiProcessorCount) ? "pingpong" : "cooperative");
+    std::printf("check gemm_pingpong size=%dx%dx%d err_vs_cublas=%.2e err_cooperative_vs_cublas=%.2e %s\n", s.m, s.n,
+                s.k, err_pp, err_coop, (err_pp < 1e-2 && err_coop < 1e-2) ? "OK" : "MISMATCH");
+    BENCH_CHECK(cudaFree(maps));
+    BENCH_CHECK(cudaFree(a));
+    BENCH_CHECK(cudaFree(b));
+    BENCH_CHECK(cudaFree(d));
+    BENCH_CHECK(cudaFree(ref));
+  }
+  BENCH_CUBLAS(cublasDestroy(h));
+  return 0;
+}

@@ -1,0 +1,87 @@
+// Host-side declaration of the grouped (per-group K) GEMM: resources, tasks, graph,
+// manager, under the static and the dynamic scheduler. Same tasks, warps and register
+// budgets as gemm_manager.hpp; only the bound of the K loop and the A/B source differ.
+#pragma once
+#include <tuple>
+
+#include "gemm_grouped.hpp"
+#include "ts/ts.hpp"
+
+namespace gemm {
+
+struct GroupedProblem {
+  int groups = 0;
+  int M = 0, N = 0;               // every group's D is M x N (M a multiple of kTileM: D is stacked)
+  int const* k_iters = nullptr;   // device: K_g / kTileK per group (K_g a multiple of kTileK, >= kTileK)
+  void const* maps_a = nullptr;   // device: G CUtensorMaps of A_g (M x K_g, 128x64 boxes, 128B swizzle)
+  void const* maps_b = nullptr;   // device: G CUtensorMaps of B_g (N x K_g, 256x64 boxes, 128B swizzle)
+  uint16_t* d = nullptr;          // device: stacked D, (G*M) x N bf16
+  void const* map_d = nullptr;    // device CUtensorMap of the stacked D (64x64 boxes), or null
+  int tiles_m() const { return (M + kTileM - 1) / kTileM; }
+  int tiles_n() const { return (N + kTileN - 1) / kTileN; }
+  int num_tiles() const { return groups * tiles_m() * tiles_n(); }
+};
+
+namespace detail {
+inline auto grouped_resources(GroupedProblem const& p) {
+  auto gmem = ts::resource("gmem_ab", GroupedGmemAB{{}, p.tiles_m()});
+  GroupedSmemAB ring;
+  ring.map_a = p.maps_a;
+  ring.map_b = p.maps_b;
+  auto smem = ts::resource("smem_ab", ring,
+                           ts::PipelineConfig::tma_async({.num_stages = kStages,
+                                                          .num_bytes = kBytesA + kBytesB,
+                                                          .producer_group = {ts::Agent::Thread, 1},
+                                                          .consumer_group = {ts::Agent::Warp, 8},
+                                                          .consumer_signal = ts::Signal::TaskWarpLeader}));
+  auto acc = ts::resource("acc", Accumulator{});
+  // k_iters of GmemD is unused here (the K loop is bounded per tile by the queue).
+  auto out = ts::resource("d", GmemD{{}, p.d, p.groups * p.M, p.N, 0, p.map_d, {}});
+  return std::make_tuple(gmem, smem, acc, out);
+}
+template <class Q>
+void fill_grouped_queue(Q& q, GroupedProblem const& p) {
+  q.num_tiles = p.num_tiles();
+  q.tiles_m = p.tiles_m();
+  q.tiles_n = p.tiles_n();
+  q.k_iters = p.k_iters;
+}
+}  // namespace detail
+
+inline auto make_grouped_gemm(GroupedProblem const& p, ts::Options o = {}) {
+  auto [gmem, smem, acc, out] = detail::grouped_resources(p);
+  GroupedTileQueue q;
+  detail::fill_grouped_queue(q, p);
+  auto tiles = ts::resource("tiles", q);
+  auto load = ts::Task("Load").warps(0, 1).reads(gmem, tiles).writes(smem).schedule(
+      ts::with_registers<40>(GroupedLoadSchedule{}), gmem, smem, tiles);
+  auto math = ts::Task("Math").warps(4, 8).reads(smem, acc, tiles).writes(acc, out).schedule(
+      ts::with_registers<232>(GroupedMathSchedule{}), smem, acc, out, tiles);
+  return ts::TaskManager(ts::tasks(load, math),
+                         ts::DependencyGraph{{smem, {gmem}}, {acc, {smem}}, {out, {acc}}}, o);
+}
+
+// `counter` (zeroed before each launch) and `scratch` (grid x ts::kQueueMaxStages
+// responses) live in device memory, as for make_gemm_dynamic.
+inline auto make_grouped_gemm_dynamic(GroupedProblem const& p, unsigned* counter, ts::QueueResponse* scratch,
+                                      ts::Options o = {}) {
+  auto [gmem, smem, acc, out] = detail::grouped_resources(p);
+  DynamicGroupedTileQueue q;
+  detail::fill_grouped_queue(q, p);
+  q.counter = counter;
+  q.scratch = scratch;
+  auto tiles = ts::resource("tiles", q,
+                            ts::PipelineConfig::clc_fetch_async({.num_stages = 2,
+                                                                 .consumer_group = {ts::Agent::Warp, 10},
+                                                                 .consumer_signal = ts::Signal::TaskWarpLeader}));
+  auto load = ts::Task("Load").warps(0, 1).reads(gmem, tiles).writes(smem).schedule(
+      ts::with_registers<40>(GroupedLoadSchedule{}), gmem, smem, tiles);
+  auto sched = ts::Task("Scheduler").warps(1, 1).reads(tiles).writes(tiles).schedule(
+      ts::with_registers<40>(ts::SchedulerSchedule{}), tiles);
+  auto math = ts::Task("Math").warps(4, 8).reads(smem, acc, tiles).writes(acc, out).schedule(
+      ts::with_registers<232>(GroupedMathSchedule{}), smem, acc, out, tiles);
+  return ts::TaskManager(ts::tasks(load, sched, math),
+                         ts::DependencyGraph{{smem, {gmem}}, {acc, {smem}}, {out, {acc}}}, o);
+}
+
+}  // namespace gemm
