@@ -7,6 +7,9 @@
 
 #include "copy/copy_examples.hpp"
 #include "copy/copy_pdl.hpp"
+#include "gemm/blackwell_gemm.hpp"
+#include "gemm/gemm_host.hpp"
+#include "gemm/gemm_manager.hpp"
 #include "groups/group_examples.hpp"
 #include "patterns/patterns.hpp"
 #include "ts/runtime/cpu/run.hpp"
@@ -57,6 +60,34 @@ template <class TM>
 void verify(TM& tm, std::string& verdict) {
   auto rep = tm.print_and_verify(std::cout);
   verdict = ts::to_string(rep.verdict);
+}
+
+// The GEMM examples (14, 15): one shape per seed, partial tiles on odd seeds, whole
+// tiles on even ones; the static and the CLC-scheduled variant each run once.
+gemm::HostGemm gemm_inputs(uint64_t seed) {
+  return seed % 2 ? gemm::HostGemm(200, 300, 136, seed) : gemm::HostGemm(256, 512, 128, seed);
+}
+gemm::Problem gemm_problem(gemm::HostGemm& h) { return {h.M, h.N, h.K, &h.map_a, &h.map_b, h.d.data(), nullptr}; }
+
+// Runs make_static and make_clc on fresh D; true when both match the reference and
+// the CLC run covered every tile exactly once.
+template <class MakeStatic, class MakeClc>
+bool run_gemm_pair(uint64_t seed, std::string& verdict, bool first, MakeStatic make_static, MakeClc make_clc) {
+  auto h = gemm_inputs(seed);
+  auto st = make_static(gemm_problem(h), printing(first));
+  std::string v1, v2;
+  verify(st, v1);
+  int grid = 1 + int(seed % 3);
+  ts::cpu::run(st, {.grid_blocks = grid, .resident_blocks = grid, .seed = seed, .detect_races = seed <= 2});
+  std::string err = h.check();
+  h.clear_d();
+  auto dyn = make_clc(gemm_problem(h), printing(first));
+  verify(dyn, v2);
+  auto stats = ts::cpu::run(dyn, {.grid_blocks = h.tiles(), .resident_blocks = grid, .seed = seed});
+  err += h.check();
+  verdict = v1 == v2 ? v1 : v1 + "+" + v2;
+  if (!err.empty()) std::cout << err;
+  return err.empty() && stats.ctas_started + stats.ctas_canceled == h.tiles();
 }
 
 }  // namespace
@@ -179,6 +210,23 @@ int main() {
                     verify(tm, verdict);
                     ts::cpu::run(tm, {.grid_blocks = 3, .resident_blocks = 2, .seed = seed, .detect_races = true});
                     return b.sum_matches();
+                  }),
+      run_example("14_hopper_gemm_emulated",
+                  [](uint64_t seed, std::string& verdict, bool first) {
+                    unsigned counter = 0;  // the sm_90 dynamic queue's state: unused by the emulator's CLC
+                    ts::QueueResponse scratch[ts::kQueueMaxStages * 8];
+                    return run_gemm_pair(
+                        seed, verdict, first, [](gemm::Problem const& p, ts::Options o) { return gemm::make_gemm(p, o); },
+                        [&](gemm::Problem const& p, ts::Options o) {
+                          return gemm::make_gemm_dynamic(p, &counter, scratch, o);
+                        });
+                  }),
+      run_example("15_blackwell_gemm",
+                  [](uint64_t seed, std::string& verdict, bool first) {
+                    return run_gemm_pair(
+                        seed, verdict, first,
+                        [](gemm::Problem const& p, ts::Options o) { return gemm::bw::make_gemm(p, o); },
+                        [](gemm::Problem const& p, ts::Options o) { return gemm::bw::make_gemm_clc(p, o); });
                   }),
   };
   bool failed = false;

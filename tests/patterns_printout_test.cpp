@@ -2,7 +2,7 @@
 // and allocator report). TS_UPDATE_GOLDEN=1 regenerates them.
 #include <gtest/gtest.h>
 
-#include "golden.hpp"
+#include "golden_util.hpp"
 #include "patterns/patterns.hpp"
 #include "test_resources.hpp"
 

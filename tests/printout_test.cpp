@@ -2,23 +2,17 @@
 // Set TS_UPDATE_GOLDEN=1 to rewrite the files after an intended format change.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <fstream>
 #include <sstream>
 
 #include "copy/copy_examples.hpp"
-#include "golden.hpp"
+#include "golden_util.hpp"
 #include "test_resources.hpp"
 #include "ts/print/printout.hpp"
 
-namespace {
-
-void expect_golden(std::string const& name, std::string const& actual) { golden::expect(name, actual); }
-
-template <class TM>
-std::string printed(TM const& tm) {
-  return golden::printed(tm);
-}
-
-}  // namespace
+using golden::printed;
+inline void expect_golden(std::string const& name, std::string const& actual) { golden::expect(name, actual); }
 
 TEST(Printout, GridStrideCopyGolden) {
   examples::CopyBuffers b(100);

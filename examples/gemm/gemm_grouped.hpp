@@ -101,16 +101,7 @@ struct GroupedMathSchedule {
   template <class S, class Smem, class Acc, class Out, class Q>
   TS_HD void operator()(S& s, Smem& smem, Acc& acc, Out& out, Q& wq) const {
     s.work_tile_loop(wq, [&] {
-      ts::work<&Accumulator::begin_tile>(acc);
-      s.domain_loop(0, ts::per_tile<&GroupedTiles::tile_k_iters>(wq), 1, [&] {
-        smem.wait();
-        auto descs = ts::work<&SmemAB::descriptors>(smem);
-        ts::work<&Accumulator::mma>(acc, descs);
-        ts::work<&Accumulator::retire_previous>(acc);
-        s.every(1, 1, [&] { smem.release(); });  // the previous stage: its MMAs have retired
-      });
-      ts::work<&Accumulator::retire_all>(acc);
-      smem.release();  // the last stage
+      tile_main_loop(s, smem, acc, ts::per_tile<&GroupedTiles::tile_k_iters>(wq));
       ts::work<&GmemD::store>(out, ts::work<&Accumulator::fragment>(acc));
       ts::queue_epilogue(wq);
     });

@@ -92,16 +92,7 @@ struct LayoutMathSchedule {
   template <class S, class Smem, class A, class Out, class Q>
   TS_HD void operator()(S& s, Smem& smem, A& acc, Out& out, Q& wq) const {
     s.work_tile_loop(wq, [&] {
-      ts::work<&Accumulator::begin_tile>(acc);
-      s.domain_loop(0, ts::runtime(out->k_iters, "k_iters"), 1, [&] {
-        smem.wait();
-        auto descs = ts::work<&Ring::descriptors>(smem);
-        ts::work<&Acc::mma>(acc, descs);
-        ts::work<&Accumulator::retire_previous>(acc);
-        s.every(1, 1, [&] { smem.release(); });  // the previous stage: its MMAs have retired
-      });
-      ts::work<&Accumulator::retire_all>(acc);
-      smem.release();  // the last stage
+      tile_main_loop<&Ring::descriptors, &Acc::mma>(s, smem, acc, ts::runtime(out->k_iters, "k_iters"));
       ts::work<&GmemD::store>(out, ts::work<&Accumulator::fragment>(acc));
       ts::queue_epilogue(wq);
     });

@@ -116,7 +116,7 @@ struct GmemD : ts::MemoryResource {
 struct LoadSchedule {
   template <class S, class G, class Smem, class Q>
   TS_HD void operator()(S& s, G& gmem, Smem& smem, Q& wq) const {
-    s.work_tile_loop(wq, ts::SkipIfPredicate<&PairQueue::missing>{}, [&] {
+    s.work_tile_loop(wq, ts::skip_if<&PairQueue::missing>, [&] {
       s.skippable([&] {
         s.domain_loop(0, ts::runtime(gmem->k_iters(), "k_iters"), 1, [&] {
           smem.acquire();
@@ -137,21 +137,10 @@ template <bool kFirst>
 struct MathSchedule {
   template <class S, class Turn, class Smem, class Acc, class Out, class Q>
   TS_HD void operator()(S& s, Turn& turn, Smem& smem, Acc& acc, Out& out, Q& wq) const {
-    s.work_tile_loop(wq, ts::SkipIfPredicate<&PairQueue::missing>{}, [&] {
+    s.work_tile_loop(wq, ts::skip_if<&PairQueue::missing>, [&] {
       if constexpr (kFirst) turn.acquire();
       else turn.wait();
-      s.skippable([&] {
-        ts::work<&Accumulator::begin_tile>(acc);
-        s.domain_loop(0, ts::runtime(out->k_iters, "k_iters"), 1, [&] {
-          smem.wait();
-          auto descs = ts::work<&SmemAB::descriptors>(smem);
-          ts::work<&Accumulator::mma>(acc, descs);
-          ts::work<&Accumulator::retire_previous>(acc);
-          s.every(1, 1, [&] { smem.release(); });
-        });
-        ts::work<&Accumulator::retire_all>(acc);
-        smem.release();
-      });
+      s.skippable([&] { tile_main_loop<&SmemAB::descriptors>(s, smem, acc, ts::runtime(out->k_iters, "k_iters")); });
       if constexpr (kFirst) turn.commit();
       else turn.release();
       s.skippable([&] { ts::work<&GmemD::store>(out, ts::work<&Accumulator::fragment>(acc)); });

@@ -7,8 +7,12 @@
 // accumulators; a static persistent queue walks the tiles in a grouped order.
 //
 // Included by host code (capture, verification, printout) and device code (sm_90a).
-// Device-only instructions sit behind __CUDA_ARCH__; on the host the bodies are never
-// executed (the CPU-emulator port of these bodies goes through the portable arch layer).
+// Device-only instructions sit behind __CUDA_ARCH__. The host branches run the same
+// bodies on the CPU emulator through the portable arch layer: TMA boxes by
+// ts::arch::tensor_copy_2d_g2s (the map pointers then point at ts::arch::TensorMap2D),
+// wgmma emulated per thread on the same register fragment (ts/arch/emulated_mma.hpp),
+// the direct-store epilogue. Host SMEM holds the boxes unswizzled: the 128-byte swizzle
+// is a device-only layout detail of the TMA boxes and wgmma descriptors.
 #pragma once
 #include <cstdint>
 
@@ -21,6 +25,10 @@
 #include "ts/arch/sm90_epilogue.cuh"
 #include "ts/arch/cuda_copy.cuh"
 #include "ts/arch/sm90_wgmma.cuh"
+#else
+#include "ts/arch/bf16.hpp"
+#include "ts/arch/emulated_mma.hpp"
+#include "ts/arch/portable.hpp"
 #endif
 
 namespace gemm {
@@ -35,6 +43,12 @@ TS_HD inline ts::WorkTile grouped_tile(int t, int num_tiles, int tiles_m, int ti
   ts::WorkTile w;
   w.tile_idx = t;
   w.valid = t < num_tiles;
+#if !defined(__CUDA_ARCH__)
+  // Past the last tile the group arithmetic can divide by zero (rows == 0 when the tile
+  // rows are a multiple of kGroupM): harmless on the GPU, where the result of an invalid
+  // tile is never used, but a trap on the host.
+  if (!w.valid) return w;
+#endif
   int per_group = kGroupM * tiles_n;
   int first_m = (t / per_group) * kGroupM;
   int rows = tiles_m - first_m < kGroupM ? tiles_m - first_m : kGroupM;
@@ -64,7 +78,7 @@ struct TileSource {
 
 // Global A and B, read through TMA tensor maps kept in device memory.
 struct GmemAB : ts::MemoryResource {
-  void const* map_a = nullptr;  // CUtensorMap* (device memory)
+  void const* map_a = nullptr;  // CUtensorMap* (device memory); ts::arch::TensorMap2D* on the emulator
   void const* map_b = nullptr;
   int M = 0, N = 0, K = 0;
   TS_HD int k_iters() const { return (K + kTileK - 1) / kTileK; }
@@ -97,8 +111,12 @@ struct SmemAB : ts::MemoryResource {
       ts::cuda::tensor_load_2d(base_b, static_cast<CUtensorMap const*>(map_b), src.k, src.n, si.barrier);
     }
 #else
-    (void)si;
-    (void)src;
+    if (si.thread.thread_in_task == 0) {
+      auto* base_a = a.ptr(si.context) + si.stage_idx * kTileM * kTileK;
+      auto* base_b = b.ptr(si.context) + si.stage_idx * kTileN * kTileK;
+      ts::arch::tensor_copy_2d_g2s(base_a, *static_cast<ts::arch::TensorMap2D const*>(map_a), src.k, src.m, si.barrier);
+      ts::arch::tensor_copy_2d_g2s(base_b, *static_cast<ts::arch::TensorMap2D const*>(map_b), src.k, src.n, si.barrier);
+    }
 #endif
   }
   // Consumer work: descriptors of this warpgroup's operands in the waited stage.
@@ -109,8 +127,11 @@ struct SmemAB : ts::MemoryResource {
     auto* base_b = b.ptr(si.context) + si.stage_idx * kTileN * kTileK;
     return StageDescs{ts::sm90::desc_k_major_sw128(base_a), ts::sm90::desc_k_major_sw128(base_b)};
 #else
-    (void)si;
-    return {};
+    // The emulated "descriptor" is the address of the unswizzled K-major box.
+    int wg = si.thread.warp_in_task() / 4;
+    auto* base_a = a.ptr(si.context) + si.stage_idx * kTileM * kTileK + wg * 64 * kTileK;
+    auto* base_b = b.ptr(si.context) + si.stage_idx * kTileN * kTileK;
+    return StageDescs{uint64_t(reinterpret_cast<uintptr_t>(base_a)), uint64_t(reinterpret_cast<uintptr_t>(base_b))};
 #endif
   }
 };
@@ -122,7 +143,7 @@ struct Accumulator : ts::MemoryResource {
   // Auxiliary: a new tile starts; the first MMA overwrites instead of accumulating.
   TS_HD void begin_tile(ts::AuxStage const&) { fresh = true; }
   // Producer work into the accumulator: four k16 MMAs of one stage, committed as a group.
-  TS_HD void mma(ts::ProducerStage const&, StageDescs d) {
+  TS_HD void mma([[maybe_unused]] ts::ProducerStage const& si, StageDescs d) {
 #if defined(__CUDA_ARCH__)
     ts::sm90::fence_accumulators(acc);
     ts::sm90::wgmma_fence();
@@ -131,7 +152,12 @@ struct Accumulator : ts::MemoryResource {
       ts::sm90::wgmma_m64n256k16_bf16(acc, d.a + 2 * kk, d.b + 2 * kk, (fresh && kk == 0) ? 0 : 1);
     ts::sm90::wgmma_commit();
 #else
-    (void)d;
+    auto const* a = reinterpret_cast<uint16_t const*>(uintptr_t(d.a));
+    auto const* b = reinterpret_cast<uint16_t const*>(uintptr_t(d.b));
+    int t = si.thread.thread_in_task % 128;  // this thread's place in its warpgroup's fragment
+    for (int kk = 0; kk < kTileK / 16; ++kk)
+      ts::arch::emu::wgmma_m64n256k16_bf16(acc, a + 16 * kk, kTileK, b + 16 * kk, kTileK, t, !(fresh && kk == 0));
+    ts::arch::emu::wgmma_commit(acc);
 #endif
     fresh = false;
   }
@@ -140,12 +166,16 @@ struct Accumulator : ts::MemoryResource {
 #if defined(__CUDA_ARCH__)
     ts::sm90::wgmma_wait<1>();
     ts::sm90::fence_accumulators(acc);
+#else
+    ts::arch::emu::wgmma_wait(acc, 1);  // the emulated MMAs of older groups read SMEM now
 #endif
   }
   TS_HD void retire_all(ts::AuxStage const&) {
 #if defined(__CUDA_ARCH__)
     ts::sm90::wgmma_wait<0>();
     ts::sm90::fence_accumulators(acc);
+#else
+    ts::arch::emu::wgmma_wait(acc, 0);
 #endif
   }
   // Consumer work: the finished fragment.
@@ -195,8 +225,24 @@ struct GmemD : ts::MemoryResource {
       }
     }
 #else
-    (void)si;
-    (void)frag;
+    // The direct-store path with the device's fragment -> (row, col) walk; bf16 rounding
+    // to nearest even as __floats2bfloat162_rn does.
+    if (map_d)
+      ts::arch::emu::fail("GmemD::store: the TMA-store epilogue (map_d) is device-only; pass map_d = null to the emulator");
+    int wg = si.thread.warp_in_task() / 4;
+    int row_base = si.work_tile.coord[0] * kTileM + wg * 64, col_base = si.work_tile.coord[1] * kTileN;
+    int warp = si.thread.warp_in_task() % 4, lane = si.thread.lane();
+    int row0 = row_base + warp * 16 + lane / 4;
+    for (int j = 0; j < 32; ++j) {
+      int col = col_base + j * 8 + (lane % 4) * 2;
+      for (int h = 0; h < 2; ++h) {
+        int row = row0 + h * 8;
+        if (row < M && col < N) {
+          d[size_t(row) * N + col] = ts::arch::float_to_bf16(frag[4 * j + 2 * h]);
+          if (col + 1 < N) d[size_t(row) * N + col + 1] = ts::arch::float_to_bf16(frag[4 * j + 2 * h + 1]);
+        }
+      }
+    }
 #endif
   }
   // Auxiliary: the last asynchronous stores complete before the CTA exits.
@@ -226,20 +272,30 @@ struct LoadSchedule {
   }
 };
 
+// The main loop of one tile, shared by every GEMM variant's math schedule: wait for a
+// stage, issue its MMAs, release the previous stage once they retired; at the end retire
+// all and release the last stage. Descriptors / Mma name the variant's work methods
+// (another operand layout derives its own); k_iters is the domain bound (runtime or per tile).
+template <auto Descriptors = &SmemAB::descriptors, auto Mma = &Accumulator::mma, class S, class Smem, class Acc,
+          class Bound>
+TS_HD void tile_main_loop(S& s, Smem& smem, Acc& acc, Bound const& k_iters) {
+  ts::work<&Accumulator::begin_tile>(acc);
+  s.domain_loop(0, k_iters, 1, [&] {
+    smem.wait();
+    auto descs = ts::work<Descriptors>(smem);
+    ts::work<Mma>(acc, descs);
+    ts::work<&Accumulator::retire_previous>(acc);
+    s.every(1, 1, [&] { smem.release(); });  // the previous stage: its MMAs have retired
+  });
+  ts::work<&Accumulator::retire_all>(acc);
+  smem.release();  // the last stage
+}
+
 struct MathSchedule {
   template <class S, class Smem, class Acc, class Out, class Q>
   TS_HD void operator()(S& s, Smem& smem, Acc& acc, Out& out, Q& wq) const {
     s.work_tile_loop(wq, [&] {
-      ts::work<&Accumulator::begin_tile>(acc);
-      s.domain_loop(0, ts::runtime(out->k_iters, "k_iters"), 1, [&] {
-        smem.wait();
-        auto descs = ts::work<&SmemAB::descriptors>(smem);
-        ts::work<&Accumulator::mma>(acc, descs);
-        ts::work<&Accumulator::retire_previous>(acc);
-        s.every(1, 1, [&] { smem.release(); });  // the previous stage: its MMAs have retired
-      });
-      ts::work<&Accumulator::retire_all>(acc);
-      smem.release();  // the last stage
+      tile_main_loop(s, smem, acc, ts::runtime(out->k_iters, "k_iters"));
       ts::work<&GmemD::store>(out, ts::work<&Accumulator::fragment>(acc));
       ts::queue_epilogue(wq);
     });

@@ -388,11 +388,11 @@ class Context {
   TS_HD void work_tile_loop(H const& wq, F&& body) {
     run_tile_loop(wq, [](auto const&, WorkTile const&) { return false; }, body);
   }
-  // `skip` by value: the predicate is empty, and binding a reference to the
-  // ts::skip_if<...> variable would odr-use a host variable in device code (nvcc rejects it).
+  // `skip` by value: ts::skip_if<F> is a scalar constant (schedule/skip_if.hpp), so
+  // device code may use it.
   template <class H, class S, class F>
   TS_HD void work_tile_loop(H const& wq, S skip, F&& body) {
-    run_tile_loop(wq, skip, body);
+    run_tile_loop(wq, skip_predicate(skip), body);
   }
 
   // Context forms of the loop-handle operations (see the recorder for why both exist).

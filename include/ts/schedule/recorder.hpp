@@ -378,8 +378,8 @@ class Context {
   // skip_if forms (SPEC S4.5): ts::skip_if<&Queue::method>, ts::skip_if<&fn(queue, tile)>,
   // ts::skip_if<&fn(tile)>; see schedule/skip_if.hpp.
   template <class Q, class S, class F>
-  void work_tile_loop(Handle<Q> const& wq, S const& skip, F&& body) {
-    tile_loop_impl(wq, skip.template describe<Q>(), body);
+  void work_tile_loop(Handle<Q> const& wq, S skip, F&& body) {  // by value: see skip_if.hpp
+    tile_loop_impl(wq, skip_predicate(skip).template describe<Q>(), body);
   }
   template <class C, class F>
   void when_true(Token<C> const& cond, F&& body) { condition(ir::BlockKind::WhenTrue, cond, nullptr, body); }

@@ -83,7 +83,24 @@ struct SkipIfPredicate {
   }
 };
 
+// ts::skip_if<F> is a constant of a scalar (enum) type that names the predicate: nvcc
+// lets device code use the value of a namespace-scope constexpr scalar, but not an object
+// of class type (passing one by value odr-uses it: "undefined in device code"). The
+// contexts turn it back into the predicate with skip_predicate(), found through ADL on
+// the enum, whose enclosing class is the predicate.
 template <auto F>
-inline constexpr SkipIfPredicate<F> skip_if{};
+struct SkipIfTag {
+  enum class Tag : int { value };
+  friend TS_HD constexpr SkipIfPredicate<F> predicate_of(Tag) { return {}; }
+};
+template <auto F>
+inline constexpr typename SkipIfTag<F>::Tag skip_if = SkipIfTag<F>::Tag::value;
+
+// ts::skip_if<F> or a SkipIfPredicate<F>{} object -> the predicate.
+template <class S>
+TS_HD constexpr auto skip_predicate(S s) {
+  if constexpr (requires { predicate_of(s); }) return predicate_of(s);
+  else return s;
+}
 
 }  // namespace ts
