@@ -11,6 +11,7 @@
 #include "gemm/gemm_host.hpp"
 #include "gemm/gemm_manager.hpp"
 #include "groups/group_examples.hpp"
+#include "patterns/patterns.hpp"
 #include "ts/runtime/cpu/run.hpp"
 
 namespace {
@@ -147,6 +148,42 @@ int main() {
                     verify(secondary, v2);
                     verdict = v1 == v2 ? v1 : v1 + "+" + v2;
                     ts::cpu::run_chain(primary, secondary, {.grid_blocks = 3, .resident_blocks = 4, .seed = seed});
+                    return b.matches();
+                  }),
+      run_example("07_pingpong_transform",
+                  [](uint64_t seed, std::string& verdict, bool first) {
+                    examples::patterns::PatternBuffers b(kElems);
+                    auto tm = examples::patterns::make_pingpong_transform(b, printing(first));
+                    verify(tm, verdict);
+                    ts::cpu::run(tm, {.grid_blocks = 3, .resident_blocks = 2, .seed = seed, .detect_races = true});
+                    return b.matches();
+                  }),
+      run_example("08_split_consumer",
+                  [](uint64_t seed, std::string& verdict, bool first) {
+                    examples::patterns::PatternBuffers b(kElems);
+                    auto tm = examples::patterns::make_split_consumer(b, printing(first));
+                    verify(tm, verdict);
+                    ts::cpu::run(tm, {.grid_blocks = 3, .resident_blocks = 2, .seed = seed, .detect_races = true});
+                    return b.matches();
+                  }),
+      run_example("09_aliased_staging",
+                  [](uint64_t seed, std::string& verdict, bool first) {
+                    namespace p = examples::patterns;
+                    p::PatternBuffers b(kElems, p::staging_out_elems(kElems));
+                    auto tm = p::make_aliased_staging(b, printing(first));
+                    verify(tm, verdict);
+                    ts::cpu::run(tm, {.grid_blocks = p::staging_tiles(kElems), .resident_blocks = 3, .seed = seed,
+                                      .detect_races = true});
+                    return b.matches();
+                  }),
+      run_example("10_domain_lane_consumer",
+                  [](uint64_t seed, std::string& verdict, bool first) {
+                    namespace p = examples::patterns;
+                    p::PatternBuffers b(kElems);
+                    auto tm = p::make_domain_lane_consumer(b, printing(first));
+                    verify(tm, verdict);
+                    ts::cpu::run(tm, {.grid_blocks = p::lane_tiles(kElems), .resident_blocks = 3, .seed = seed,
+                                      .detect_races = true});
                     return b.matches();
                   }),
       // Pipeline groups (SPEC S10): shared barriers, collapsed ops through ts::group.

@@ -100,6 +100,11 @@ struct Search {
       for (int t = 0; t < nt; ++t)
         if (!sem.at_end(s, t)) c.blocked.push_back(where(s, t) + " is blocked");
       c.detail = "no task can move while work remains";
+    } else if (kind == "unbalanced" && (s[sem.layout().glob] & kEarlyRelease)) {
+      auto const& e = c.events.back();
+      int r = m.tasks[e.task].schedule.steps[e.step].resource;
+      c.detail = "release before wait: " + m.tasks[e.task].name + " runs " + m.step_text(e.task, e.step) +
+                 " while no stage of " + m.resource(r).name + " is waited and unreleased";
     } else if (kind == "unbalanced") {
       for (size_t p = 0; p < ps.pipes.size(); ++p) {
         int o = sem.layout().pipe_off[p];
@@ -192,7 +197,7 @@ struct Search {
           stop = true;
           break;
         }
-        if (g & (kRace | kPdlViolation)) continue;  // reported on discovery; not expanded
+        if (g & (kRace | kPdlViolation | kEarlyRelease)) continue;  // reported on discovery; not expanded
         uint64_t enabled = 0;
         bool all_end = true;
         for (int t = 0; t < nt; ++t) {
@@ -260,6 +265,10 @@ struct Search {
         if (ng & kPdlViolation) {
           ++res.stats.pdl;
           record("pdl", idx);
+        }
+        if (ng & kEarlyRelease) {
+          ++res.stats.unbalanced;
+          record("unbalanced", idx);
         }
       }
     }

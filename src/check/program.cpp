@@ -2,6 +2,7 @@
 // (pipes, consumer slots, alias pairs, shared condition keys). See check/program.hpp.
 #include "ts/check/program.hpp"
 
+#include <algorithm>
 #include <map>
 
 #include "ts/schedule/expand.hpp"
@@ -166,6 +167,16 @@ ProgramSet compile(Model const& m) {
       }
 
   int nt = static_cast<int>(m.tasks.size());
+  // Consumer slots go to the tasks that wait, in task order; a task that only releases
+  // (the releasing half of a split consumer) is given its waiter's slot below.
+  for (int t = 0; t < nt; ++t)
+    for (auto const& s : m.tasks[t].schedule.steps)
+      if (s.kind == ir::StepKind::Wait && s.resource >= 0 && pipe_of[s.resource] >= 0) {
+        auto& cons = ps.pipes[pipe_of[s.resource]].consumers;
+        if (std::find(cons.begin(), cons.end(), t) == cons.end()) cons.push_back(t);
+      }
+  std::vector<size_t> waiters(ps.pipes.size());
+  for (size_t p = 0; p < ps.pipes.size(); ++p) waiters[p] = ps.pipes[p].consumers.size();
   for (int t = 0; t < nt; ++t) {
     auto const& ir = m.tasks[t].schedule;
     Compiler c{ir, ps, t, {}, kBefore, kBefore, {}};
@@ -214,6 +225,10 @@ ProgramSet compile(Model const& m) {
             int slot = -1;
             for (size_t i = 0; i < cons.size(); ++i)
               if (cons[i] == t) slot = static_cast<int>(i);
+            if (slot < 0 && waiters[pipe] == 1) {  // split consumer: release for the waiter
+              slot = 0;
+              ps.pipes[pipe].split = true;
+            }
             if (slot < 0) {
               cons.push_back(t);
               slot = static_cast<int>(cons.size()) - 1;
@@ -228,7 +243,41 @@ ProgramSet compile(Model const& m) {
   }
   for (auto& p : ps.pipes)
     if (p.consumers.empty()) p.phantom_consumer = true;
+  for (auto& p : ps.pipes) {
+    auto lanes = consumer_lanes(m, p.resource, p.consumers);
+    if (lanes.empty()) continue;
+    p.lanes = static_cast<int>(lanes.size());
+    p.slot_of_lane.assign(lanes.size(), -1);
+    for (size_t c = 0; c < lanes.size(); ++c) p.slot_of_lane[lanes[c]] = static_cast<int>(c);
+  }
   return ps;
+}
+
+// Lane mode only where it is exact: one committing task (commit order decides the lane)
+// and one consumer task per lane. Other shapes keep the broadcast model, so lanes that do
+// not cover the ring show as unconsumed commits or a deadlock rather than passing.
+std::vector<int> consumer_lanes(Model const& m, int resource, std::vector<int> const& waiting_tasks) {
+  auto const& res = m.resource(resource);
+  if (!res.pipelined()) return {};
+  auto const& st = res.pipeline->interleave_stride;
+  int s = st.wait;
+  if (s <= 1 || st.release != s || static_cast<int>(waiting_tasks.size()) != s) return {};
+  int committers = 0;
+  for (auto const& t : m.tasks) {
+    bool commits = false;
+    for (auto const& step : t.schedule.steps) commits |= step.kind == ir::StepKind::Commit && step.resource == resource;
+    committers += commits;
+  }
+  if (committers != 1) return {};
+  std::vector<int> lanes;
+  std::vector<bool> taken(s, false);
+  for (int t : waiting_tasks) {
+    int lane = ir::domain_lane(m.tasks[t].schedule, resource, ir::StepKind::Wait, s);
+    if (lane < 0 || taken[lane]) return {};
+    taken[lane] = true;
+    lanes.push_back(lane);
+  }
+  return lanes;
 }
 
 }  // namespace ts::check

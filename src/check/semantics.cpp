@@ -109,7 +109,7 @@ bool Semantics::visible(uint16_t const* s, int t) const {
     case Effect::AliasWork:
     case Effect::PdlWait:
     case Effect::PdlLaunch: return true;
-    default: return ps_.pipes[si.pipe].aliased;
+    default: return ps_.pipes[si.pipe].aliased || ps_.pipes[si.pipe].split;
   }
 }
 
@@ -119,6 +119,7 @@ bool Semantics::enabled(uint16_t const* s, int t) const {
   auto const& si = ps_.steps[t][in.step];
   if (si.effect == Effect::Acquire) {
     int o = lay_.pipe_off[si.pipe];
+    if (ps_.pipes[si.pipe].lanes) return lane_stage_free(s, si.pipe);
     int used = 0;
     for (int c = 0; c < lay_.pipe_slots[si.pipe]; ++c) used = std::max(used, s[o + 2 + 2 * c] + s[o + 3 + 2 * c]);
     return s[o] + used < ps_.pipes[si.pipe].stages;
@@ -155,7 +156,14 @@ void Semantics::successors(uint16_t const* s, int t, std::vector<uint16_t>& out,
     case Effect::Commit:
       lw = 0;
       if (b[po] > 0) --b[po];
-      for (int c = 0; c < lay_.pipe_slots[si.pipe]; ++c) ++b[po + 2 + 2 * c];
+      if (int lanes = ps_.pipes[si.pipe].lanes) {
+        // Domain lanes: this commit's stage belongs to one lane only.
+        int lane = b[po + 1] >> kLaneShift;
+        ++b[po + 2 + 2 * ps_.pipes[si.pipe].slot_of_lane[lane]];
+        b[po + 1] = static_cast<uint16_t>((b[po + 1] & ((1 << kLaneShift) - 1)) | (((lane + 1) % lanes) << kLaneShift));
+      } else {
+        for (int c = 0; c < lay_.pipe_slots[si.pipe]; ++c) ++b[po + 2 + 2 * c];
+      }
       b[po + 1] &= ~kAsyncHold;  // still writing: tracked by the stage being full and unwaited
       break;
     case Effect::Wait:
@@ -165,7 +173,11 @@ void Semantics::successors(uint16_t const* s, int t, std::vector<uint16_t>& out,
       break;
     case Effect::Release:
       lw = 0;
+      // On the GPU a release arrives on the empty barrier whether or not the stage was
+      // waited: one with nothing to release frees a stage the producer has not filled
+      // (or the consumer still reads). Only a split consumer's releasing task can do it.
       if (b[po + 3 + 2 * si.consumer_slot] > 0) --b[po + 3 + 2 * si.consumer_slot];
+      else b[lay_.glob] |= kEarlyRelease;
       if (b[po + 1] & kUmmaCur) b[po + 1] = (b[po + 1] & ~kUmmaCur) | kUmmaPending;
       break;
     case Effect::PdlWait:
@@ -179,6 +191,20 @@ void Semantics::successors(uint16_t const* s, int t, std::vector<uint16_t>& out,
   }
   ++b[to];
   advance(b, t, out);
+}
+
+// Domain lanes: acquire k takes stage k mod stages, whose previous occupant (k - stages)
+// belonged to lane l = k mod lanes (lanes divides stages). Lane l consumes its stages in
+// order, so that occupant is released once lane l has fewer than stages/lanes items
+// outstanding: acquired but uncommitted ones of its residue, plus its full and held.
+bool Semantics::lane_stage_free(uint16_t const* s, int pipe) const {
+  auto const& p = ps_.pipes[pipe];
+  int o = lay_.pipe_off[pipe];
+  int uncommitted = s[o], first = s[o + 1] >> kLaneShift;  // lane of the oldest uncommitted stage
+  int lane = (first + uncommitted) % p.lanes;
+  int mine = uncommitted / p.lanes + ((lane - first + p.lanes) % p.lanes < uncommitted % p.lanes ? 1 : 0);
+  int slot = p.slot_of_lane[lane];
+  return mine + s[o + 2 + 2 * slot] + s[o + 3 + 2 * slot] < p.stages / p.lanes;
 }
 
 uint32_t Semantics::position(uint16_t const* s, int t) const {
@@ -351,8 +377,12 @@ bool Semantics::writing(uint16_t const* s, int alias, int* who) const {
   if (ar.pipe >= 0 && ps_.pipes[ar.pipe].async_producer) {
     int o = lay_.pipe_off[ar.pipe];
     if (s[o + 1] & kAsyncHold) { if (who) *who = -1; return true; }
-    int mn = 1 << 30;
-    for (int c = 0; c < lay_.pipe_slots[ar.pipe]; ++c) mn = std::min<int>(mn, s[o + 2 + 2 * c]);
+    // Broadcast: a committed stage is unwaited while some consumer has not waited it
+    // (min over consumers); domain lanes: while its one lane has not (any lane's full).
+    bool lanes = ps_.pipes[ar.pipe].lanes > 0;
+    int mn = lanes ? 0 : 1 << 30;
+    for (int c = 0; c < lay_.pipe_slots[ar.pipe]; ++c)
+      mn = lanes ? std::max<int>(mn, s[o + 2 + 2 * c]) : std::min<int>(mn, s[o + 2 + 2 * c]);
     if (mn > 0) { if (who) *who = -1; return true; }
   }
   return false;

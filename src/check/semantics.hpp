@@ -3,7 +3,7 @@
 // every run-time choice (conditions, loop length in parametric mode) as a fork.
 //
 // State layout (16-bit words, see Layout): per task [pc, tile, iter, last_work];
-// per pipe [uncommitted, flags, (full, held) per consumer task]; globals [flags,
+// per pipe [uncommitted, flags (+ next commit's lane), (full, held) per consumer task]; globals [flags,
 // skipped-tile mask]; per loop slot [lo, rem] (parametric bookkeeping); a sorted table
 // of outstanding shared-condition outcomes [key+1, where|value, iter].
 #pragma once
@@ -21,10 +21,14 @@ namespace ts::check {
 constexpr uint16_t kUnknown = 0x8000;
 
 // Global flag bits.
-enum : uint16_t { kPdlWaited = 1, kPdlViolation = 2, kRace = 4, kOverflow = 8, kTableFull = 16 };
+// kEarlyRelease: a release with no stage waited and unreleased on its consumer slot (the
+// releasing half of a split consumer running ahead of the waiting half).
+enum : uint16_t { kPdlWaited = 1, kPdlViolation = 2, kRace = 4, kOverflow = 8, kTableFull = 16, kEarlyRelease = 32 };
 // Pipe flag bits: an asynchronous producer wrote into the held stage; an MMA consumer
 // read the held stage; an MMA consumer's read may still be in flight after release.
 enum : uint16_t { kAsyncHold = 1, kUmmaCur = 2, kUmmaPending = 4 };
+// Domain-lane pipes keep the lane of the next commit in the flag word's high byte.
+constexpr int kLaneShift = 8;
 
 struct Layout {
   int tasks = 0, words = 0;
@@ -73,6 +77,7 @@ class Semantics {
   int loop_slot(uint16_t const* s, int t) const { return ps_.tasks[t].has_tile_loop ? s[Layout::task_off(t) + 1] : 0; }
   void collect_garbage(uint16_t* s) const;
   void check_race(uint16_t* s) const;
+  bool lane_stage_free(uint16_t const* s, int pipe) const;
 
   Model const& m_;
   ProgramSet const& ps_;

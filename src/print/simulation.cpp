@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "ts/check/program.hpp"
 #include "ts/schedule/expand.hpp"
 
 namespace ts::print {
@@ -36,6 +37,14 @@ struct Credits {
   std::vector<std::pair<int, int>> commit_at;                   // (row, task) per commit
   std::map<int, long long> waited, released;                    // per consumer task
   std::map<int, std::vector<std::pair<int, int>>> release_at;   // per consumer task
+  std::map<int, int> release_for;  // releasing task -> the waiting task it releases for
+  // Domain-lane consumers (S3.3): lane per waiting task; commit k belongs to lane
+  // k mod lanes only. 0 = every waiting task consumes every commit.
+  int lanes = 0;
+  std::map<int, int> lane_of;
+  // The commit consumed by `task`'s k-th wait (and freed by its k-th release).
+  long long item(int task, long long k) const { return lanes ? lane_of.at(task) + k * lanes : k; }
+  int owner(int task) const { return release_for.count(task) ? release_for.at(task) : task; }
   long long min_released() const {
     long long m = released.empty() ? 0 : released.begin()->second;
     for (auto const& [t, r] : released) m = std::min(m, r);
@@ -74,6 +83,20 @@ Simulation simulate(Model const& m) {
       }
     }
   }
+  // The same consumer model as the checker (check/program.cpp): a task that releases
+  // without waiting releases for the one waiting task (split consumer); symmetric
+  // consumer strides with one waiting task per domain lane split the commits by lane.
+  for (auto& [rid, c] : credits) {
+    for (size_t t = 0; t < n; ++t)
+      for (auto const& s : m.tasks[t].schedule.steps)
+        if (s.resource == rid && s.kind == ir::StepKind::Release && !c.waited.count(int(t)) && c.waited.size() == 1)
+          c.release_for[int(t)] = c.waited.begin()->first;
+    std::vector<int> waiting;
+    for (auto const& [t, w] : c.waited) waiting.push_back(t);
+    auto lanes = check::consumer_lanes(m, rid, waiting);
+    c.lanes = static_cast<int>(lanes.size());
+    for (size_t i = 0; i < lanes.size(); ++i) c.lane_of[waiting[i]] = lanes[i];
+  }
 
   auto stage_of = [&](ir::Step const& s, int task) -> std::string {
     if (s.resource < 0 || !credits.count(s.resource)) return "";
@@ -82,10 +105,10 @@ Simulation simulate(Model const& m) {
     long long k = 0;
     if (s.kind == K::Acquire || s.kind == K::TryAcquire) k = c.acquired;
     else if (s.kind == K::Commit) k = c.committed;
-    else if (s.kind == K::Wait || s.kind == K::TryWait) k = c.waited[task];
-    else if (s.kind == K::Release) k = c.released[task];
+    else if (s.kind == K::Wait || s.kind == K::TryWait) k = c.item(task, c.waited[task]);
+    else if (s.kind == K::Release) k = c.item(c.owner(task), c.released[c.owner(task)]);
     else if (s.role == WorkRole::Producer || s.kind == K::QueueFetch) k = c.acquired - 1;
-    else k = c.waited.count(task) ? c.waited[task] - 1 : c.acquired - 1;
+    else k = c.waited.count(task) ? c.item(task, c.waited[task] - 1) : c.acquired - 1;
     return "[" + std::to_string(std::max(0LL, k) % c.stages) + "]";
   };
   auto make_cell = [&](size_t t) {
@@ -119,7 +142,21 @@ Simulation simulate(Model const& m) {
       Credits* c = (s.resource >= 0 && credits.count(s.resource)) ? &credits[s.resource] : nullptr;
       SimCell cell = make_cell(t);
       bool enabled = true;
-      if (c && s.kind == ir::StepKind::Acquire) {
+      if (c && s.kind == ir::StepKind::Acquire && c->lanes) {
+        // The stage's previous occupant belongs to one lane: wait for that lane's release.
+        long long prev = c->acquired - c->stages;
+        if (prev >= 0) {
+          int lt = -1;
+          for (auto const& [t, l] : c->lane_of)
+            if (l == prev % c->lanes) lt = t;
+          long long j = prev / c->lanes;
+          enabled = c->released[lt] > j;
+          if (enabled) {
+            cell.handoff = true;
+            std::tie(cell.from_row, cell.from_task) = c->release_at[lt][j];
+          }
+        }
+      } else if (c && s.kind == ir::StepKind::Acquire) {
         enabled = c->acquired - c->min_released() < c->stages;
         if (enabled && c->acquired >= c->stages) {
           cell.handoff = true;
@@ -131,7 +168,7 @@ Simulation simulate(Model const& m) {
             }
         }
       } else if (c && s.kind == ir::StepKind::Wait) {
-        long long k = c->waited[int(t)];
+        long long k = c->item(int(t), c->waited[int(t)]);
         enabled = c->committed > k;
         if (enabled) {
           cell.handoff = true;
@@ -153,8 +190,9 @@ Simulation simulate(Model const& m) {
         }
         if (s.kind == K::Wait) ++c->waited[int(t)];
         if (s.kind == K::Release) {
-          ++c->released[int(t)];
-          c->release_at[int(t)].push_back({row_index, int(t)});
+          int o = c->owner(int(t));  // a split consumer's releaser frees its waiter's stage
+          ++c->released[o];
+          c->release_at[o].push_back({row_index, int(t)});
         }
       }
       ++r.occurrences[r.seq[r.pc].step];
@@ -179,11 +217,16 @@ Simulation simulate(Model const& m) {
 
   for (auto const& [rid, c] : credits) {
     std::string name = m.resource(rid).name;
-    for (auto const& [t, w] : c.waited)
-      if (c.committed > w)
-        sim.unbalanced.push_back(std::to_string(c.committed - w) + "x ProducerCommit from " + name +
-                                 " not consumed by " + m.tasks[t].name + "!");
-    long long held = c.acquired - c.min_released();
+    for (auto const& [t, w] : c.waited) {
+      // Commits meant for this task: all of them, or one lane's share.
+      long long mine = c.lanes ? (c.committed - c.lane_of.at(t) + c.lanes - 1) / c.lanes : c.committed;
+      if (mine > w)
+        sim.unbalanced.push_back(std::to_string(mine - w) + "x ProducerCommit from " + name + " not consumed by " +
+                                 m.tasks[t].name + "!");
+    }
+    long long total_released = 0;
+    for (auto const& [t, r] : c.released) total_released += r;
+    long long held = c.lanes ? c.acquired - total_released : c.acquired - c.min_released();
     if (!c.waited.empty() && held > 0)
       sim.unbalanced.push_back(std::to_string(held) + "x ProducerAcquire from " + name + " not released!");
   }

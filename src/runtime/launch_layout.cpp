@@ -47,6 +47,22 @@ struct Item {
   AllocationDecl const* decl;
 };
 
+// A side (opened by `open`) runs in domain-lane mode when its open/close strides match,
+// exceed 1, and every task issuing `open` on the resource has it in a domain loop that
+// steps by the stride from a lane start (the rule S6.12 checks).
+bool domain_lane_side(Model const& m, int r, ir::StepKind open, int stride_open, int stride_close) {
+  if (stride_open <= 1 || stride_open != stride_close) return false;
+  bool any = false;
+  for (auto const& t : m.tasks) {
+    bool issues = false;
+    for (auto const& s : t.schedule.steps) issues |= s.kind == open && s.resource == r;
+    if (!issues) continue;
+    if (ir::domain_lane(t.schedule, r, open, stride_open) < 0) return false;
+    any = true;
+  }
+  return any;
+}
+
 }  // namespace
 
 LaunchLayout make_launch_layout(Model const& m, uint32_t smem_capacity, bool dry_run) {
@@ -184,6 +200,10 @@ LaunchLayout make_launch_layout(Model const& m, uint32_t smem_capacity, bool dry
     p.stride_commit = static_cast<int8_t>(c.interleave_stride.commit);
     p.stride_wait = static_cast<int8_t>(c.interleave_stride.wait);
     p.stride_release = static_cast<int8_t>(c.interleave_stride.release);
+    p.producer_lanes = domain_lane_side(m, static_cast<int>(r), ir::StepKind::Acquire, c.interleave_stride.acquire,
+                                        c.interleave_stride.commit);
+    p.consumer_lanes = domain_lane_side(m, static_cast<int>(r), ir::StepKind::Wait, c.interleave_stride.wait,
+                                        c.interleave_stride.release);
     int g = m.group_of(static_cast<int>(r));
     if (g >= 0 && lead_of(g) != static_cast<int>(r)) followers.push_back(static_cast<int>(r));
     else place_barriers(static_cast<int>(r));

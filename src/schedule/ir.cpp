@@ -101,4 +101,17 @@ bool inside(ScheduleIR const& ir, int block, BlockKind kind) {
   return false;
 }
 
+int domain_lane(ScheduleIR const& ir, int resource, StepKind op, int stride) {
+  if (ir.domain_loop < 0 || stride <= 1) return -1;
+  for (auto const& s : ir.steps) {
+    if (s.kind != op || s.resource != resource) continue;
+    if (!inside(ir, s.block, BlockKind::DomainLoop)) return -1;
+    auto const& loop = ir.blocks[ir.domain_loop];
+    bool ok = loop.step.kind == Bound::Kind::Static && loop.step.value == stride && loop.start.value_known &&
+              loop.start.kind != Bound::Kind::PerTile && loop.start.value >= 0 && loop.start.value < stride;
+    return ok ? static_cast<int>(loop.start.value) : -1;
+  }
+  return -1;
+}
+
 }  // namespace ts::ir

@@ -67,11 +67,20 @@ struct StepInfo {
 struct Pipe {
   int resource = -1;
   int stages = 1;
-  std::vector<int> consumers;     // tasks that wait on it (broadcast: each waits every stage)
+  std::vector<int> consumers;     // tasks that wait on it (broadcast: each waits every stage);
+                                  // a task that only releases (split consumer, S11) shares
+                                  // the slot of the one task that waits
+  // Domain-lane interleaved consumers (S3.3, S6.12): lanes = the wait/release stride when
+  // the consumer tasks are exactly one per lane (lane = the task's domain-loop start).
+  // Commit k then goes to lane k mod lanes only, not to every consumer; 0 = broadcast.
+  int lanes = 0;
+  std::vector<int> slot_of_lane;  // consumer slot of each lane
   bool phantom_consumer = false;  // no consumer task: commits pile up (reported as unbalanced)
   bool async_producer = false;    // TMA / UMMA / CLC: writing until the consumer's wait
   bool umma_consumer = false;     // reading past release until the producer's next acquire
   bool aliased = false;
+  bool split = false;             // some task releases on a waiter's slot: its releases and the
+                                  // waits do not commute (an early release is a failure)
   int alias = -1;
   uint64_t users = 0;             // tasks with any credit op on it
   uint64_t acquirers = 0;         // tasks that acquire it (acquires compete for free stages)
@@ -106,5 +115,12 @@ struct ProgramSet {
 };
 
 ProgramSet compile(Model const& m);
+
+// Domain-lane consumers of a pipelined resource (SPEC S3.3, S6.12), the rule the checker
+// and the printout share: with a symmetric wait/release stride s > 1, one committing
+// task, and `waiting_tasks` being exactly one task per lane 0..s-1 (a task's lane is its
+// domain loop's start, ir::domain_lane), the lane of each waiting task, in order. Empty
+// otherwise: every waiting task then consumes every commit (broadcast).
+std::vector<int> consumer_lanes(Model const& m, int resource, std::vector<int> const& waiting_tasks);
 
 }  // namespace ts::check

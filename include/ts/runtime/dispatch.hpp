@@ -62,6 +62,9 @@ TS_HD void run_task_impl(Arch& arch, PipelineRuntime const* pipes, int task_id, 
   Results<R...> values = tp.values;
   auto handles = Results<exec::Handle<exec::Context<Arch>, R>...>{
       exec::Handle<exec::Context<Arch>, R>(&ctx, &values.template get<I>(), tp.ids[I], &st[I])...};
+  ctx.states_ = st;
+  ctx.state_ids_ = tp.ids;
+  ctx.num_states_ = static_cast<int>(sizeof...(R));
   tp.sched(ctx, handles.template get<I>()...);
 }
 

@@ -433,6 +433,11 @@ class Context {
   Arch& arch_;
   PipelineRuntime const* pipes_;
   int task_id_;
+  // The task's per-resource pipeline positions (set by run_task_impl), for domain lanes.
+  ResourceState* states_ = nullptr;
+  int const* state_ids_ = nullptr;
+  int num_states_ = 0;
+  bool lanes_started_ = false;
   long long loop_offset_ = 0;
   WorkTile tile_{};
   bool live_ = true;
@@ -442,8 +447,28 @@ class Context {
   bool loop_last_ = false;
 
  private:
+  // Domain-lane interleaving (S3.3, S6.12): a task whose loop runs from its lane l with
+  // step = stride handles stages l, l + stride, ...: its counters on a domain-lane side
+  // start at l. Done once per thread, so across work tiles the counters continue (right
+  // when every lane handles the same number of stages per tile).
+  TS_HD void start_lanes(long long start, long long step) {
+    lanes_started_ = true;
+    for (int i = 0; i < num_states_; ++i) {
+      PipelineRuntime const& p = pipes_[state_ids_[i]];
+      ResourceState& st = states_[i];
+      if (p.producer_lanes && step == p.stride_acquire && start >= 0 && start < step) {
+        st.prod_open.advance(p.num_stages, static_cast<int>(start));
+        st.prod_close.advance(p.num_stages, static_cast<int>(start));
+      }
+      if (p.consumer_lanes && step == p.stride_wait && start >= 0 && start < step) {
+        st.cons_open.advance(p.num_stages, static_cast<int>(start));
+        st.cons_close.advance(p.num_stages, static_cast<int>(start));
+      }
+    }
+  }
   template <int U, class F>
   TS_HD void run_domain_loop(long long start, long long end, long long step, F& body) {
+    if (!lanes_started_) start_lanes(start, step);
     // One loop per step direction: each is a canonical counted loop the compiler can
     // unroll and keep several loads in flight (a direction test in the loop condition
     // blocked that: 0.6x of the hand-written grid-stride copy on the H200).

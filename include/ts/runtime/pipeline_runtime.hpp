@@ -30,6 +30,9 @@ struct PipelineRuntime {
   uint32_t empty_offset = 0;           // SMEM byte offset of empty[num_stages]
   uint32_t response_offset = 0;        // SMEM byte offset of CLC-style responses (queues)
   int8_t stride_acquire = 1, stride_commit = 1, stride_wait = 1, stride_release = 1;
+  // Domain-lane interleaving (S3.3, S6.12): the side's ops sit in domain loops stepping
+  // by the stride, and each task's stage counters start at its loop's start (its lane).
+  bool producer_lanes = false, consumer_lanes = false;
   // Pipeline groups (SPEC S10): this member's full / empty barriers are the group's
   // shared ones; a collapsed op signals a shared barrier through the lead member only.
   bool shared_full = false, shared_empty = false;

@@ -140,4 +140,10 @@ std::string short_name(Step const& s);
 std::vector<int> enclosing_blocks(ScheduleIR const& ir, int block);
 bool inside(ScheduleIR const& ir, int block, BlockKind kind);
 
+// Domain-lane interleaving (SPEC S3.3, S6.12): when the task's first `op` step on
+// `resource` sits in a domain loop whose step is the static value `stride` (> 1) and
+// whose start is a known value in [0, stride), that start is the task's lane: its stage
+// counter for the op starts there. -1 otherwise (not domain-lane, or not a valid lane).
+int domain_lane(ScheduleIR const& ir, int resource, StepKind op, int stride);
+
 }  // namespace ts::ir
