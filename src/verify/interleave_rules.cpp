@@ -90,7 +90,19 @@ void check_task_mode(Model const& m, int task, int r, OpStride os, int partner_s
   bool domain_lane = loop && loop->step.kind == ir::Bound::Kind::Static && loop->step.value != 1;
   std::string sv = std::to_string(os.stride);
   if (!domain_lane) {
-    if (t.num_warps == os.stride) return;
+    if (t.num_warps == os.stride) {
+      // The shape is right, but neither backend starts warp w's stage counter at w nor
+      // does the exhaustive checker weigh one task op as `stride` lane ops: refuse rather
+      // than run it wrongly (docs/checks.md).
+      auto d = at_step(m, task, step, "S6.12.warp-lane-unsupported",
+                       "warp-lane interleaving (stride " + sv + " on " + ir::to_string(os.op) +
+                           ", one warp per lane) is recognised but not executed or model-checked by this version");
+      d.expected = "domain-lane interleaving (one task per lane, its domain loop from the lane with step " + sv +
+                   ") or stride 1";
+      d.actual = "warp-lane mode in a task of " + std::to_string(t.num_warps) + " warps";
+      out.push_back(d);
+      return;
+    }
     auto d = at_step(m, task, step, "S6.12.warp-lane-warps",
                      "warp-lane interleaving (stride " + sv + " on " + ir::to_string(os.op) +
                          "): each warp is one lane, so the task needs exactly stride warps");
