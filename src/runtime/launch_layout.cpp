@@ -134,7 +134,7 @@ LaunchLayout make_launch_layout(Model const& m, uint32_t smem_capacity, bool dry
     std::string owner = d.name;
     if (g >= 0 && !follower) owner = m.groups[g].name + " (group)";
     p.full_arrivals = c.declared_full_arrivals();
-    p.empty_arrivals = c.declared_empty_arrivals();
+    p.empty_arrivals = c.declared_empty_arrivals() * p.multicast_ctas;
     if (g >= 0) {
       p.group_lead = !follower;
       p.group_member = static_cast<int8_t>(d.group_member);
@@ -200,6 +200,16 @@ LaunchLayout make_launch_layout(Model const& m, uint32_t smem_capacity, bool dry
     p.stride_commit = static_cast<int8_t>(c.interleave_stride.commit);
     p.stride_wait = static_cast<int8_t>(c.interleave_stride.wait);
     p.stride_release = static_cast<int8_t>(c.interleave_stride.release);
+    // Multicast TMA (docs/pipeline-arrivals.md): every CTA of the multicast row and column
+    // writes this CTA's stage, so all their consumers release it here: the empty barrier
+    // counts the fan-in times the CTA-local arrivals, and each release arrives everywhere.
+    if (c.producer_engine() == PipelineConfig::Engine::Tma && c.clustered() &&
+        c.consumer_engine() == PipelineConfig::Engine::Async &&
+        (unsigned(c.consumer_signal) & unsigned(Signal::CtaLeader)) == 0) {
+      auto const& l = *c.cta_layout_vmnk;
+      p.multicast_ctas = static_cast<int8_t>(l[0] * (l[1] + l[2] - 1));
+    }
+    L.cluster_ctas = std::max(L.cluster_ctas, c.cluster_ctas());
     p.producer_lanes = domain_lane_side(m, static_cast<int>(r), ir::StepKind::Acquire, c.interleave_stride.acquire,
                                         c.interleave_stride.commit);
     p.consumer_lanes = domain_lane_side(m, static_cast<int>(r), ir::StepKind::Wait, c.interleave_stride.wait,

@@ -67,6 +67,16 @@ __device__ inline void tensor_load_2d(void* smem_dst, CUtensorMap_st const* map,
       "l"(map), "r"(c0), "r"(c1), "r"(smem_addr(bar))
       : "memory");
 }
+// The same box into the same SMEM offset of every CTA in `cta_mask` (cluster ranks),
+// completing its bytes on the barrier at the same offset in each of them.
+__device__ inline void tensor_load_2d_multicast(void* smem_dst, CUtensorMap_st const* map, int c0, int c1,
+                                                uint64_t* bar, uint16_t cta_mask) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster "
+      "[%0], [%1, {%2, %3}], [%4], %5;" ::"r"(smem_addr(smem_dst)),
+      "l"(map), "r"(c0), "r"(c1), "r"(smem_addr(bar)), "h"(cta_mask)
+      : "memory");
+}
 __device__ inline void tensor_store_2d(CUtensorMap_st const* map, void const* smem_src, int c0, int c1) {
   asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [%0, {%1, %2}], [%3];" ::"l"(map),
                "r"(c0), "r"(c1), "r"(smem_addr(smem_src))

@@ -23,6 +23,18 @@ __device__ inline void mbar_init(uint64_t* bar, int count) {
 }
 __device__ inline void fence_barrier_init() { asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory"); }
 
+// All threads of all CTAs of the cluster (the kernel's prologue and epilogue when the
+// pipelines span a cluster: no peer may arrive on, or multicast into, a CTA whose
+// barriers are not initialised yet or that has exited).
+__device__ inline void cluster_sync() {
+  asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;" ::: "memory");
+}
+__device__ inline uint32_t cluster_cta_rank() {
+  uint32_t r;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
+  return r;
+}
+
 // Completes `bytes` transaction bytes of the barrier's current phase from a thread
 // (used by the global-counter work queue, whose response is written by st.shared).
 __device__ inline void mbar_complete_tx(uint64_t* bar, uint32_t bytes) {
@@ -51,6 +63,15 @@ struct Sm90Arch {
 
   __device__ void mbar_arrive(uint64_t* bar) {
     asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(smem_addr(bar)) : "memory");
+  }
+  // The same barrier in the CTA of cluster rank `cta` (multicast pipelines): mapa turns
+  // this CTA's address into the peer's. The consumer only read the stage (through wgmma,
+  // retired before the release), so the default arrive semantics suffice, as in CUTLASS's
+  // cluster barrier.
+  __device__ void mbar_arrive_cluster(uint64_t* bar, int cta) {
+    uint32_t remote;
+    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(smem_addr(bar)), "r"(cta));
+    asm volatile("mbarrier.arrive.shared::cluster.b64 _, [%0];" ::"r"(remote) : "memory");
   }
   // AsyncLoad producers: the arrival fires when this thread's earlier cp.async copies
   // have landed. .noinc: the arrival is one of the barrier's init count, so the

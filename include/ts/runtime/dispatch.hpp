@@ -35,6 +35,7 @@ struct KernelParams {
   int num_resources;
   uint32_t smem_bytes;
   int block_threads;
+  int cluster_ctas;    // CTAs per cluster (1: none); the kernel syncs the cluster around the tasks
   void* trace;         // backend trace target (ts::cuda::TraceTarget*-shaped data), or null
   int trace_capacity;  // records per (CTA, task)
 };

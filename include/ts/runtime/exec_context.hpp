@@ -248,8 +248,17 @@ class Handle {
     }
     if (p.consumer == EngineKind::Umma) {
       if (ctx_->signals(SignalMode::CtaLeader)) ctx_->arch_.umma_commit(empty_bar(c.index));
+    } else if (p.multicast_ctas > 1 && p.consumer_signal == SignalMode::TaskWarpLeader) {
+      // One warp leader's arrival per CTA of the cluster, spread over lanes 0 .. n-1 so
+      // they go out in parallel rather than one after the other from lane 0.
+      int lane = ctx_->thread().thread_in_task & 31;
+      if (lane < p.multicast_ctas) arrive_at(empty_bar(c.index), lane);
     } else if (ctx_->signals(p.consumer_signal)) {
-      ctx_->arch_.mbar_arrive(empty_bar(c.index));
+      if (p.multicast_ctas > 1) {
+        for (int r = 0; r < p.multicast_ctas; ++r) arrive_at(empty_bar(c.index), r);
+      } else {
+        ctx_->arch_.mbar_arrive(empty_bar(c.index));
+      }
     }
     c.advance(p.num_stages, p.stride_release);
   }
@@ -319,6 +328,15 @@ class Handle {
     (void)op;
   }
   TS_HD PipelineRuntime const& pipe() const { return pipe_; }
+  // A multicast stage is written by every CTA of the cluster, so its release arrives on
+  // the same barrier in each of them. An Arch without clusters (the CPU emulator: every
+  // CTA is its own cluster) takes all the arrivals locally, keeping the counts right.
+  TS_HD void arrive_at(uint64_t* bar, int cta_rank) const {
+    if constexpr (requires { ctx_->arch_.mbar_arrive_cluster(bar, cta_rank); })
+      ctx_->arch_.mbar_arrive_cluster(bar, cta_rank);
+    else
+      ctx_->arch_.mbar_arrive(bar);
+  }
   TS_HD uint64_t* full_bar(int stage) const {
     return reinterpret_cast<uint64_t*>(ctx_->kernel().smem_base + pipe().full_offset) + stage;
   }

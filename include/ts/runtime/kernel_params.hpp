@@ -43,6 +43,7 @@ KernelParamsOf<Tasks...> make_kernel_params(TaskManager<Tasks...> const& tm, Lau
   p.num_resources = static_cast<int>(layout.pipes.size());
   p.smem_bytes = layout.smem_bytes;
   p.block_threads = layout.block_threads;
+  p.cluster_ctas = layout.cluster_ctas;
   return p;
 }
 

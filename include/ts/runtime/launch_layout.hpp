@@ -32,6 +32,7 @@ struct LaunchLayout {
   uint32_t smem_bytes = 0;             // dynamic SMEM per CTA
   uint32_t tmem_columns = 0;
   int block_threads = 0;               // all tasks' warps x 32
+  int cluster_ctas = 1;                // CTAs per cluster (the pipelines' cta_layout_vmnk), 1 = no cluster
 };
 
 // Places every allocation and barrier and writes each handle's offset. Throws

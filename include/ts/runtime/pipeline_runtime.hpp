@@ -33,6 +33,10 @@ struct PipelineRuntime {
   // Domain-lane interleaving (S3.3, S6.12): the side's ops sit in domain loops stepping
   // by the stride, and each task's stage counters start at its loop's start (its lane).
   bool producer_lanes = false, consumer_lanes = false;
+  // Multicast TMA in a cluster (cta_layout_vmnk): the CTAs whose consumers release each
+  // stage (every CTA writes into every other's stage), 1 when CTA-local. A release then
+  // arrives on the empty barrier of each of them (cluster ranks 0 .. multicast_ctas-1).
+  int8_t multicast_ctas = 1;
   // Pipeline groups (SPEC S10): this member's full / empty barriers are the group's
   // shared ones; a collapsed op signals a shared barrier through the lead member only.
   bool shared_full = false, shared_empty = false;

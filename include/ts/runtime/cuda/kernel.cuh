@@ -42,6 +42,7 @@ __device__ __forceinline__ void kernel_body(Params const& p) {
   unsigned char* ts_smem =
       reinterpret_cast<unsigned char*>((reinterpret_cast<uintptr_t>(ts_smem_raw) + 1023) & ~uintptr_t(1023));
   init_barriers(p, ts_smem);
+  if (p.cluster_ctas > 1) cluster_sync();  // peers' barriers are initialised before any remote arrive
   with_warp_group_registers<Plan>([&] {
     using Base = std::conditional_t<Plan::per_task, WithRegisterControl<Sm90Arch, Plan::threads>, Sm90Arch>;
     std::conditional_t<kTraced, TracingArch<Base>, Base> arch;
@@ -55,6 +56,10 @@ __device__ __forceinline__ void kernel_body(Params const& p) {
     arch.kctx.smem_base = ts_smem;
     run_thread(arch, p);
   });
+  if (p.cluster_ctas > 1) {  // no CTA leaves while a peer may still arrive on its barriers
+    __syncwarp();
+    cluster_sync();
+  }
 }
 
 // With a register plan: the cap at entry that setmaxnreg needs.

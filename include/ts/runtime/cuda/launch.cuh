@@ -149,15 +149,60 @@ void launch(TaskManager<Tasks...>& tm, int grid_blocks, cudaStream_t stream = nu
   cfg.blockDim = dim3(unsigned(layout.block_threads));
   cfg.dynamicSmemBytes = smem;
   cfg.stream = stream;
-  cudaLaunchAttribute attr[1];
+  cudaLaunchAttribute attr[2];
+  unsigned n_attr = 0;
   if (o.pdl) {
-    attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    attr[0].val.programmaticStreamSerializationAllowed = 1;
-    cfg.attrs = attr;
-    cfg.numAttrs = 1;
+    attr[n_attr].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr[n_attr++].val.programmaticStreamSerializationAllowed = 1;
   }
+  if (layout.cluster_ctas > 1) {  // the pipelines' cta_layout_vmnk: clusters along x
+    if (grid_blocks % layout.cluster_ctas != 0)
+      throw LaunchError("ts::cuda::launch: the pipelines span clusters of " + std::to_string(layout.cluster_ctas) +
+                        " CTAs, so the grid must be a multiple of it; got " + std::to_string(grid_blocks));
+    attr[n_attr].id = cudaLaunchAttributeClusterDimension;
+    attr[n_attr].val.clusterDim.x = unsigned(layout.cluster_ctas);
+    attr[n_attr].val.clusterDim.y = 1;
+    attr[n_attr++].val.clusterDim.z = 1;
+  }
+  cfg.attrs = attr;
+  cfg.numAttrs = n_attr;
   check(cudaLaunchKernelEx(&cfg, kernel, params), "cudaLaunchKernelEx");
   if (o.synchronize) check(cudaStreamSynchronize(stream), "kernel execution");
+}
+
+// CTAs of the manager's kernel that can be resident at once: one persistent wave. With
+// clusters it is cudaOccupancyMaxActiveClusters x the cluster size, which can be less
+// than the SM count (a GPC whose SMs do not split into whole clusters leaves some out;
+// a persistent grid larger than this runs its last clusters after the others).
+template <class Plan = NoRegisterPlan, class... Tasks>
+int resident_grid(TaskManager<Tasks...>& tm) {
+  LaunchLayout const& layout = tm.layout();
+  auto params = make_kernel_params(tm, layout);
+  using Params = std::remove_cv_t<decltype(params)>;
+  auto kernel = kernel_for<Plan, Params, false>();
+  unsigned const smem = layout.smem_bytes + 1024;
+  check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)),
+        "cudaFuncSetAttribute(MaxDynamicSharedMemorySize)");
+  if (layout.cluster_ctas > 1) {
+    cudaLaunchConfig_t cfg{};
+    cfg.gridDim = dim3(unsigned(layout.cluster_ctas));
+    cfg.blockDim = dim3(unsigned(layout.block_threads));
+    cfg.dynamicSmemBytes = smem;
+    cudaLaunchAttribute attr[1];
+    attr[0].id = cudaLaunchAttributeClusterDimension;
+    attr[0].val.clusterDim.x = unsigned(layout.cluster_ctas);
+    attr[0].val.clusterDim.y = 1;
+    attr[0].val.clusterDim.z = 1;
+    cfg.attrs = attr;
+    cfg.numAttrs = 1;
+    int clusters = 0;
+    check(cudaOccupancyMaxActiveClusters(&clusters, kernel, &cfg), "cudaOccupancyMaxActiveClusters");
+    return clusters * layout.cluster_ctas;
+  }
+  int per_sm = 0;
+  check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, layout.block_threads, smem),
+        "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+  return per_sm * persistent_grid();
 }
 
 // Zeroes a dynamic queue's counter before a launch (stream-ordered).
