@@ -6,10 +6,11 @@ cd "$(dirname "$0")/.."
 out=${OUT:-out}
 mkdir -p "$out"
 cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build build-gpu --target ts_bench_gemm ts_bench_pingpong ts_bench_copy ts_bench_imbalance ts_bench_trace -j "$(nproc)"
+cmake --build build-gpu --target ts_bench_gemm ts_bench_pingpong ts_bench_multicast ts_bench_copy ts_bench_imbalance ts_bench_trace -j "$(nproc)"
 ./build-gpu/bench/gemm/ts_bench_gemm 2>&1 | tee "$out/gemm.log" | grep -E "^(bench|check|device)"
 # the two GEMM shapes side by side (the data behind gemm::pingpong::prefer_pingpong)
 ./build-gpu/bench/gemm/ts_bench_pingpong 2>&1 | tee "$out/pingpong.log" | grep -E "^(bench|check|shape)"
+./build-gpu/bench/gemm/ts_bench_multicast 2>&1 | tee "$out/multicast.log" | grep -E "^(bench|check|multicast)"
 ./build-gpu/bench/copy/ts_bench_copy 2>&1 | tee "$out/copy.log" | grep -E "^(bench|check|device)"
 for busy in 16 44 66; do  # case (a): another kernel holds `busy` SMs
   ./build-gpu/bench/gemm/ts_bench_imbalance "$busy" a 2>&1 | tee -a "$out/imbalance.log" | grep -E "^(bench|imbalance)"
