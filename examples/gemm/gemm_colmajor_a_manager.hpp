@@ -20,25 +20,11 @@ inline auto make_gemm_colmajor_a_impl(Problem const& p, ts::Options o) {
   Ring ring;
   ring.map_a = p.map_a;
   ring.map_b = p.map_b;
-  auto smem = ts::resource("smem_ab", ring,
-                           ts::PipelineConfig::tma_async({.num_stages = kStages,
-                                                          .num_bytes = kBytesA + kBytesB,
-                                                          .producer_group = {ts::Agent::Thread, 1},
-                                                          .consumer_group = {ts::Agent::Warp, 8},
-                                                          .consumer_signal = ts::Signal::TaskWarpLeader}));
+  auto smem = ts::resource("smem_ab", ring, ring_config());
   auto acc = ts::resource("acc", Acc{});
   auto out = ts::resource("d", GmemD{{}, p.d, p.M, p.N, p.k_iters(), p.map_d, {}});
-  TileQueue q;
-  q.num_tiles = p.tiles_m() * p.tiles_n();
-  q.tiles_m = p.tiles_m();
-  q.tiles_n = p.tiles_n();
-  auto tiles = ts::resource("tiles", q);
-  auto load = ts::Task("Load").warps(0, 1).reads(gmem, tiles).writes(smem).schedule(
-      ts::with_registers<40>(LayoutLoadSchedule<Ring>{}), gmem, smem, tiles);
-  auto math = ts::Task("Math").warps(4, 8).reads(smem, acc, tiles).writes(acc, out).schedule(
-      ts::with_registers<232>(LayoutMathSchedule<Ring, Acc>{}), smem, acc, out, tiles);
-  return ts::TaskManager(ts::tasks(load, math),
-                         ts::DependencyGraph{{smem, {gmem}}, {acc, {smem}}, {out, {acc}}}, o);
+  auto tiles = ts::resource("tiles", static_queue(p));
+  return cooperative_manager<LayoutLoadSchedule<Ring>, LayoutMathSchedule<Ring, Acc>>(gmem, smem, acc, out, tiles, o);
 }
 }  // namespace detail
 

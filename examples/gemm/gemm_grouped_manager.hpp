@@ -28,12 +28,7 @@ inline auto grouped_resources(GroupedProblem const& p) {
   GroupedSmemAB ring;
   ring.map_a = p.maps_a;
   ring.map_b = p.maps_b;
-  auto smem = ts::resource("smem_ab", ring,
-                           ts::PipelineConfig::tma_async({.num_stages = kStages,
-                                                          .num_bytes = kBytesA + kBytesB,
-                                                          .producer_group = {ts::Agent::Thread, 1},
-                                                          .consumer_group = {ts::Agent::Warp, 8},
-                                                          .consumer_signal = ts::Signal::TaskWarpLeader}));
+  auto smem = ts::resource("smem_ab", ring, ring_config());
   auto acc = ts::resource("acc", Accumulator{});
   // k_iters of GmemD is unused here (the K loop is bounded per tile by the queue).
   auto out = ts::resource("d", GmemD{{}, p.d, p.groups * p.M, p.N, 0, p.map_d, {}});
@@ -53,12 +48,7 @@ inline auto make_grouped_gemm(GroupedProblem const& p, ts::Options o = {}) {
   GroupedTileQueue q;
   detail::fill_grouped_queue(q, p);
   auto tiles = ts::resource("tiles", q);
-  auto load = ts::Task("Load").warps(0, 1).reads(gmem, tiles).writes(smem).schedule(
-      ts::with_registers<40>(GroupedLoadSchedule{}), gmem, smem, tiles);
-  auto math = ts::Task("Math").warps(4, 8).reads(smem, acc, tiles).writes(acc, out).schedule(
-      ts::with_registers<232>(GroupedMathSchedule{}), smem, acc, out, tiles);
-  return ts::TaskManager(ts::tasks(load, math),
-                         ts::DependencyGraph{{smem, {gmem}}, {acc, {smem}}, {out, {acc}}}, o);
+  return detail::cooperative_manager<GroupedLoadSchedule, GroupedMathSchedule>(gmem, smem, acc, out, tiles, o);
 }
 
 // `counter` (zeroed before each launch) and `scratch` (grid x ts::kQueueMaxStages
@@ -70,18 +60,8 @@ inline auto make_grouped_gemm_dynamic(GroupedProblem const& p, unsigned* counter
   detail::fill_grouped_queue(q, p);
   q.counter = counter;
   q.scratch = scratch;
-  auto tiles = ts::resource("tiles", q,
-                            ts::PipelineConfig::clc_fetch_async({.num_stages = 2,
-                                                                 .consumer_group = {ts::Agent::Warp, 10},
-                                                                 .consumer_signal = ts::Signal::TaskWarpLeader}));
-  auto load = ts::Task("Load").warps(0, 1).reads(gmem, tiles).writes(smem).schedule(
-      ts::with_registers<40>(GroupedLoadSchedule{}), gmem, smem, tiles);
-  auto sched = ts::Task("Scheduler").warps(1, 1).reads(tiles).writes(tiles).schedule(
-      ts::with_registers<40>(ts::SchedulerSchedule{}), tiles);
-  auto math = ts::Task("Math").warps(4, 8).reads(smem, acc, tiles).writes(acc, out).schedule(
-      ts::with_registers<232>(GroupedMathSchedule{}), smem, acc, out, tiles);
-  return ts::TaskManager(ts::tasks(load, sched, math),
-                         ts::DependencyGraph{{smem, {gmem}}, {acc, {smem}}, {out, {acc}}}, o);
+  auto tiles = ts::resource("tiles", q, detail::dynamic_queue_config());
+  return detail::cooperative_dynamic_manager<GroupedLoadSchedule, GroupedMathSchedule>(gmem, smem, acc, out, tiles, o);
 }
 
 }  // namespace gemm

@@ -1,6 +1,7 @@
 // Host-side declaration of the Hopper GEMM: resources, tasks, graph, manager.
 #pragma once
 #include "gemm_resources.hpp"
+#include <optional>
 #include <tuple>
 
 #include "ts/ts.hpp"
@@ -19,14 +20,60 @@ struct Problem {
 };
 
 namespace detail {
+
+// The A/B ring's pipeline, shared by every cooperative variant: kStages TMA stages of one
+// A and one B box, released by the 8 math warps' leaders; `cluster` for multicast rings.
+inline ts::PipelineConfig ring_config(std::optional<ts::CtaLayoutVMNK> cluster = std::nullopt) {
+  return ts::PipelineConfig::tma_async({.num_stages = kStages,
+                                        .num_bytes = kBytesA + kBytesB,
+                                        .producer_group = {ts::Agent::Thread, 1},
+                                        .consumer_group = {ts::Agent::Warp, 8},
+                                        .consumer_signal = ts::Signal::TaskWarpLeader,
+                                        .cta_layout_vmnk = cluster});
+}
+
+// The dynamic queue's pipeline: ten warps consume each response (Load, Scheduler, 8 math
+// warps), one arrival each.
+inline ts::PipelineConfig dynamic_queue_config() {
+  return ts::PipelineConfig::clc_fetch_async(
+      {.num_stages = 2, .consumer_group = {ts::Agent::Warp, 10}, .consumer_signal = ts::Signal::TaskWarpLeader});
+}
+
+inline TileQueue static_queue(Problem const& p) {
+  TileQueue q;
+  q.num_tiles = p.tiles_m() * p.tiles_n();
+  q.tiles_m = p.tiles_m();
+  q.tiles_n = p.tiles_n();
+  return q;
+}
+
+// The cooperative shape's tasks and graph over any variant's resources (every variant but
+// ping-pong): a TMA warp at 40 registers and two math warp groups at 232, plus, when the
+// queue is dynamic, the scheduler warp.
+template <class LoadSched, class MathSched, class G, class R, class A, class D, class Q>
+auto cooperative_manager(G const& gmem, R const& smem, A const& acc, D const& out, Q const& tiles, ts::Options o) {
+  auto load = ts::Task("Load").warps(0, 1).reads(gmem, tiles).writes(smem).schedule(
+      ts::with_registers<40>(LoadSched{}), gmem, smem, tiles);
+  auto math = ts::Task("Math").warps(4, 8).reads(smem, acc, tiles).writes(acc, out).schedule(
+      ts::with_registers<232>(MathSched{}), smem, acc, out, tiles);
+  return ts::TaskManager(ts::tasks(load, math), ts::DependencyGraph{{smem, {gmem}}, {acc, {smem}}, {out, {acc}}}, o);
+}
+template <class LoadSched, class MathSched, class G, class R, class A, class D, class Q>
+auto cooperative_dynamic_manager(G const& gmem, R const& smem, A const& acc, D const& out, Q const& tiles,
+                                 ts::Options o) {
+  auto load = ts::Task("Load").warps(0, 1).reads(gmem, tiles).writes(smem).schedule(
+      ts::with_registers<40>(LoadSched{}), gmem, smem, tiles);
+  auto sched = ts::Task("Scheduler").warps(1, 1).reads(tiles).writes(tiles).schedule(
+      ts::with_registers<40>(ts::SchedulerSchedule{}), tiles);
+  auto math = ts::Task("Math").warps(4, 8).reads(smem, acc, tiles).writes(acc, out).schedule(
+      ts::with_registers<232>(MathSched{}), smem, acc, out, tiles);
+  return ts::TaskManager(ts::tasks(load, sched, math),
+                         ts::DependencyGraph{{smem, {gmem}}, {acc, {smem}}, {out, {acc}}}, o);
+}
+
 inline auto gemm_resources(Problem const& p) {
   auto gmem = ts::resource("gmem_ab", GmemAB{{}, p.map_a, p.map_b, p.M, p.N, p.K});
-  auto smem = ts::resource("smem_ab", SmemAB{{}, {}, {}, p.map_a, p.map_b},
-                           ts::PipelineConfig::tma_async({.num_stages = kStages,
-                                                          .num_bytes = kBytesA + kBytesB,
-                                                          .producer_group = {ts::Agent::Thread, 1},
-                                                          .consumer_group = {ts::Agent::Warp, 8},
-                                                          .consumer_signal = ts::Signal::TaskWarpLeader}));
+  auto smem = ts::resource("smem_ab", SmemAB{{}, {}, {}, p.map_a, p.map_b}, ring_config());
   auto acc = ts::resource("acc", Accumulator{});
   auto out = ts::resource("d", GmemD{{}, p.d, p.M, p.N, p.k_iters(), p.map_d, {}});
   return std::make_tuple(gmem, smem, acc, out);
@@ -44,34 +91,14 @@ inline auto make_gemm_dynamic(Problem const& p, unsigned* counter, ts::QueueResp
   q.scratch = scratch;
   q.tiles_m = p.tiles_m();
   q.tiles_n = p.tiles_n();
-  // Ten warps consume each response (Load, Scheduler, 8 math warps), one arrival each.
-  auto tiles = ts::resource("tiles", q,
-                            ts::PipelineConfig::clc_fetch_async({.num_stages = 2,
-                                                                 .consumer_group = {ts::Agent::Warp, 10},
-                                                                 .consumer_signal = ts::Signal::TaskWarpLeader}));
-  auto load = ts::Task("Load").warps(0, 1).reads(gmem, tiles).writes(smem).schedule(
-      ts::with_registers<40>(LoadSchedule{}), gmem, smem, tiles);
-  auto sched = ts::Task("Scheduler").warps(1, 1).reads(tiles).writes(tiles).schedule(
-      ts::with_registers<40>(ts::SchedulerSchedule{}), tiles);
-  auto math = ts::Task("Math").warps(4, 8).reads(smem, acc, tiles).writes(acc, out).schedule(
-      ts::with_registers<232>(MathSchedule{}), smem, acc, out, tiles);
-  return ts::TaskManager(ts::tasks(load, sched, math),
-                         ts::DependencyGraph{{smem, {gmem}}, {acc, {smem}}, {out, {acc}}}, o);
+  auto tiles = ts::resource("tiles", q, detail::dynamic_queue_config());
+  return detail::cooperative_dynamic_manager<LoadSchedule, MathSchedule>(gmem, smem, acc, out, tiles, o);
 }
 
 inline auto make_gemm(Problem const& p, ts::Options o = {}) {
   auto [gmem, smem, acc, out] = detail::gemm_resources(p);
-  TileQueue q;
-  q.num_tiles = p.tiles_m() * p.tiles_n();
-  q.tiles_m = p.tiles_m();
-  q.tiles_n = p.tiles_n();
-  auto tiles = ts::resource("tiles", q);
-  auto load = ts::Task("Load").warps(0, 1).reads(gmem, tiles).writes(smem).schedule(
-      ts::with_registers<40>(LoadSchedule{}), gmem, smem, tiles);
-  auto math = ts::Task("Math").warps(4, 8).reads(smem, acc, tiles).writes(acc, out).schedule(
-      ts::with_registers<232>(MathSchedule{}), smem, acc, out, tiles);
-  return ts::TaskManager(ts::tasks(load, math),
-                         ts::DependencyGraph{{smem, {gmem}}, {acc, {smem}}, {out, {acc}}}, o);
+  auto tiles = ts::resource("tiles", detail::static_queue(p));
+  return detail::cooperative_manager<LoadSchedule, MathSchedule>(gmem, smem, acc, out, tiles, o);
 }
 
 }  // namespace gemm

@@ -19,13 +19,7 @@ inline auto make_gemm_multicast(Problem const& p, void const* map_b_half, ts::Op
   ring.map_a = p.map_a;
   ring.map_b = p.map_b;
   ring.map_b_half = map_b_half;
-  auto smem = ts::resource("smem_ab", ring,
-                           ts::PipelineConfig::tma_async({.num_stages = kStages,
-                                                          .num_bytes = kBytesA + kBytesB,
-                                                          .producer_group = {ts::Agent::Thread, 1},
-                                                          .consumer_group = {ts::Agent::Warp, 8},
-                                                          .consumer_signal = ts::Signal::TaskWarpLeader,
-                                                          .cta_layout_vmnk = ts::CtaLayoutVMNK{1, kClusterM, 1, 1}}));
+  auto smem = ts::resource("smem_ab", ring, detail::ring_config(ts::CtaLayoutVMNK{1, kClusterM, 1, 1}));
   auto acc = ts::resource("acc", Accumulator{});
   auto out = ts::resource("d", GmemD{{}, p.d, p.M, p.N, p.k_iters(), p.map_d, {}});
   ClusterTileQueue q;
@@ -34,12 +28,8 @@ inline auto make_gemm_multicast(Problem const& p, void const* map_b_half, ts::Op
   q.tiles_n = p.tiles_n();
   q.num_tiles = q.pairs * kClusterM;
   auto tiles = ts::resource("tiles", q);
-  auto load = ts::Task("Load").warps(0, 1).reads(gmem, tiles).writes(smem).schedule(
-      ts::with_registers<40>(LayoutLoadSchedule<SmemAB>{}), gmem, smem, tiles);
-  auto math = ts::Task("Math").warps(4, 8).reads(smem, acc, tiles).writes(acc, out).schedule(
-      ts::with_registers<232>(LayoutMathSchedule<SmemAB, Accumulator>{}), smem, acc, out, tiles);
-  return ts::TaskManager(ts::tasks(load, math),
-                         ts::DependencyGraph{{smem, {gmem}}, {acc, {smem}}, {out, {acc}}}, o);
+  return detail::cooperative_manager<LayoutLoadSchedule<SmemAB>, LayoutMathSchedule<SmemAB, Accumulator>>(
+      gmem, smem, acc, out, tiles, o);
 }
 
 }  // namespace gemm::multicast
