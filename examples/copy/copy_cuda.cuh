@@ -40,4 +40,8 @@ struct CudaExampleResult {
 // source); returns one result per example. No GPU: one SKIP result.
 std::vector<CudaExampleResult> run_copy_examples_cuda(long long bytes, std::ostream& log);
 
+// The pipeline-group examples 11-13 (examples/groups/group_cuda.cu) at `elems` int16
+// elements, checked against the host reference; no GPU: one SKIP result.
+std::vector<CudaExampleResult> run_group_examples_cuda(long long elems, std::ostream& log);
+
 }  // namespace examples

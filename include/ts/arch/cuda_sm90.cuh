@@ -122,15 +122,18 @@ struct Sm90Arch {
     if constexpr (requires { q.counter; q.scratch; }) {
       int* state = first_tile_claim_state();
       int* tile = state + 1;
+      // The tile itself is written and read atomically too: ordered by the state flag
+      // either way, but racecheck only sees atomics as synchronised (a plain store and
+      // volatile load here were reported as a hazard).
       if (atomicCAS(state, 0, 1) == 0) {
-        *tile = static_cast<int>(atomicAdd(q.counter, 1u));
+        atomicExch(tile, static_cast<int>(atomicAdd(q.counter, 1u)));
         __threadfence_block();
         atomicExch(state, 2);
       }
       while (atomicAdd(state, 0) != 2) {
       }
       __threadfence_block();
-      return q.make_tile(*reinterpret_cast<int volatile*>(tile));
+      return q.make_tile(atomicAdd(tile, 0));
     } else {
       return q.make_tile(coord.block_idx);
     }
