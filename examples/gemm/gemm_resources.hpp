@@ -17,6 +17,7 @@
 #include <cstdint>
 
 #include "ts/runtime/cuda/dynamic_queue.hpp"
+#include "ts/runtime/pipeline_runtime.hpp"
 #include "ts/schedule.hpp"
 #if defined(__CUDA_ARCH__)
 #include <cuda.h>
@@ -94,6 +95,11 @@ struct StageDescs {
 
 // The SMEM ring of A/B slices (TmaAsync pipeline, kStages deep).
 struct SmemAB : ts::MemoryResource {
+  // The ring's protocol as compile-time constants (detail::ring_config() must agree; the
+  // launcher checks): the executing context's per-op dispatch then folds away.
+  static constexpr ts::StaticPipeline static_pipeline{ts::EngineKind::Tma,         ts::EngineKind::Async, kStages,
+                                                      ts::SignalMode::CtaLeader,   ts::SignalMode::TaskWarpLeader,
+                                                      uint32_t(kBytesA + kBytesB), 1};
   ts::SmemArray<uint16_t> a, b;
   void const* map_a = nullptr;
   void const* map_b = nullptr;

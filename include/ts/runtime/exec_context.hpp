@@ -154,7 +154,17 @@ class Handle {
   // from the kernel parameters, it then lives in registers, where the barrier asm's
   // memory clobbers cannot force it to be reloaded every iteration.
   TS_HD Handle(Ctx* c, T* res, int id, ResourceState* st)
-      : ctx_(c), res_(res), id_(id), st_(st), pipe_(c->pipes_[id]) {}
+      : ctx_(c), res_(res), id_(id), st_(st), pipe_(c->pipes_[id]) {
+    if constexpr (requires { T::static_pipeline; }) {
+      // Field by field, as constants: naming the object itself in device code would odr-use
+      // a host variable.
+      constexpr EngineKind producer = T::static_pipeline.producer, consumer = T::static_pipeline.consumer;
+      constexpr int stages = T::static_pipeline.num_stages, multicast = T::static_pipeline.multicast_ctas;
+      constexpr SignalMode psig = T::static_pipeline.producer_signal, csig = T::static_pipeline.consumer_signal;
+      constexpr uint32_t bytes = T::static_pipeline.stage_bytes;
+      pin(StaticPipeline{producer, consumer, stages, psig, csig, bytes, multicast});
+    }
+  }
   TS_HD T* operator->() const { return res_; }
   TS_HD T& get() const { return *res_; }
   TS_HD int id() const { return id_; }
@@ -328,6 +338,22 @@ class Handle {
     (void)op;
   }
   TS_HD PipelineRuntime const& pipe() const { return pipe_; }
+  // Compile-time protocol fields (StaticPipeline; checked against the layout at launch).
+  TS_HD void pin(StaticPipeline const& s) {
+    pipe_.kind = ResourceKindCode::Memory;
+    pipe_.pipelined = true;
+    pipe_.async_load = false;
+    pipe_.producer = s.producer;
+    pipe_.consumer = s.consumer;
+    pipe_.num_stages = s.num_stages;
+    pipe_.stage_bytes = s.stage_bytes;
+    pipe_.producer_signal = s.producer_signal;
+    pipe_.consumer_signal = s.consumer_signal;
+    pipe_.multicast_ctas = static_cast<int8_t>(s.multicast_ctas);
+    pipe_.stride_acquire = pipe_.stride_commit = pipe_.stride_wait = pipe_.stride_release = 1;
+    pipe_.shared_full = pipe_.shared_empty = false;
+    pipe_.producer_lanes = pipe_.consumer_lanes = false;
+  }
   // A multicast stage is written by every CTA of the cluster, so its release arrives on
   // the same barrier in each of them. An Arch without clusters (the CPU emulator: every
   // CTA is its own cluster) takes all the arrivals locally, keeping the counts right.

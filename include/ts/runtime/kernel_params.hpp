@@ -1,6 +1,7 @@
 // Host side: build the KernelParams of a TaskManager from its launch layout.
 #pragma once
 #include <stdexcept>
+#include <string>
 #include <tuple>
 
 #include "ts/runtime/dispatch.hpp"
@@ -10,8 +11,24 @@
 namespace ts {
 
 namespace detail {
+// A resource that pins its protocol (StaticPipeline) must have that pipeline in the layout.
+template <class R>
+void check_static_pipeline(Model const& model, int id, LaunchLayout const& layout) {
+  if constexpr (requires { R::static_pipeline; }) {
+    std::string why = static_pipeline_mismatch(R::static_pipeline, layout.pipes.at(id));
+    if (!why.empty())
+      throw std::invalid_argument("ts: resource '" + model.resource(id).name +
+                                  "' pins its pipeline at compile time (static_pipeline) but its config differs: " +
+                                  why);
+  }
+}
+
 template <class Sched, class... R>
-TaskParams<Sched, R...> task_params(ScheduledTask<Sched, R...> const& t, TaskModel const& m) {
+TaskParams<Sched, R...> task_params(ScheduledTask<Sched, R...> const& t, TaskModel const& m, Model const& model,
+                                    LaunchLayout const& layout) {
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    (check_static_pipeline<R>(model, m.schedule_args[I], layout), ...);
+  }(std::index_sequence_for<R...>{});
   TaskParams<Sched, R...> tp{t.schedule(), {}, {}, m.warp_start, m.num_warps};
   [&]<std::size_t... I>(std::index_sequence<I...>) {
     ((tp.values.template get<I>() = std::get<I>(t.args()).value()), ...);
@@ -37,7 +54,8 @@ KernelParamsOf<Tasks...> make_kernel_params(TaskManager<Tasks...> const& tm, Lau
   if (layout.pipes.size() > static_cast<size_t>(kMaxResources))
     throw std::length_error("ts: more than kMaxResources resources in one kernel");
   [&]<std::size_t... T>(std::index_sequence<T...>) {
-    ((p.tasks.template get<T>() = detail::task_params(std::get<T>(tm.tasks()), tm.model().tasks[T])), ...);
+    ((p.tasks.template get<T>() = detail::task_params(std::get<T>(tm.tasks()), tm.model().tasks[T], tm.model(), layout)),
+     ...);
   }(std::index_sequence_for<Tasks...>{});
   for (size_t r = 0; r < layout.pipes.size(); ++r) p.pipes[r] = layout.pipes[r];
   p.num_resources = static_cast<int>(layout.pipes.size());
