@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "gemm/gemm_pingpong_manager.hpp"
+#include "ts/runtime/kernel_params.hpp"
 
 namespace {
 
@@ -48,6 +49,8 @@ TEST(GemmPingPongModel, LayoutFitsAndPairsCoverOddTileCounts) {
   q.wg = 0;
   EXPECT_FALSE(q.missing(pair1));
   EXPECT_FALSE(gemm::pingpong::prefer_pingpong(p, 132));  // measured: cooperative everywhere (docs/gemm.md)
+  // The rings pin their protocol (StaticPipeline): the pin agrees with the config.
+  EXPECT_NO_THROW(ts::make_kernel_params(tm, L));
 }
 
 // Both groups acquiring the turn: nobody consumes it, so the ping-pong has one side only.
