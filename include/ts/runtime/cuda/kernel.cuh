@@ -34,7 +34,10 @@ __device__ __forceinline__ void init_barriers(Params const& p, unsigned char* sm
   __syncthreads();
 }
 
-template <class Plan, class Params, bool kTraced>
+// kClustered: the pipelines span clusters (LaunchLayout::cluster_ctas > 1). A separate
+// instantiation, because the cluster barriers cost an unclustered kernel 4-5% even when a
+// runtime test skips them (grid-stride copy, bench/RESULTS.md).
+template <class Plan, class Params, bool kTraced, bool kClustered = false>
 __device__ __forceinline__ void kernel_body(Params const& p) {
   extern __shared__ __align__(1024) unsigned char ts_smem_raw[];
   // The layout's alignments (1024 B for swizzled TMA tiles) are relative to this base;
@@ -42,7 +45,7 @@ __device__ __forceinline__ void kernel_body(Params const& p) {
   unsigned char* ts_smem =
       reinterpret_cast<unsigned char*>((reinterpret_cast<uintptr_t>(ts_smem_raw) + 1023) & ~uintptr_t(1023));
   init_barriers(p, ts_smem);
-  if (p.cluster_ctas > 1) cluster_sync();  // peers' barriers are initialised before any remote arrive
+  if constexpr (kClustered) cluster_sync();  // peers' barriers are initialised before any remote arrive
   with_warp_group_registers<Plan>([&] {
     using Base = std::conditional_t<Plan::per_task, WithRegisterControl<Sm90Arch, Plan::threads>, Sm90Arch>;
     std::conditional_t<kTraced, TracingArch<Base>, Base> arch;
@@ -56,28 +59,28 @@ __device__ __forceinline__ void kernel_body(Params const& p) {
     arch.kctx.smem_base = ts_smem;
     run_thread(arch, p);
   });
-  if (p.cluster_ctas > 1) {  // no CTA leaves while a peer may still arrive on its barriers
+  if constexpr (kClustered) {  // no CTA leaves while a peer may still arrive on its barriers
     __syncwarp();
     cluster_sync();
   }
 }
 
 // With a register plan: the cap at entry that setmaxnreg needs.
-template <class Plan, class Params, bool kTraced = false>
+template <class Plan, class Params, bool kTraced = false, bool kClustered = false>
 __global__ void __launch_bounds__(Plan::threads, 1) bounded_kernel(__grid_constant__ Params const p) {
-  kernel_body<Plan, Params, kTraced>(p);
+  kernel_body<Plan, Params, kTraced, kClustered>(p);
 }
 
 // Without one: the compiler chooses (at most 1024 threads per block).
-template <class Params, bool kTraced = false>
+template <class Params, bool kTraced = false, bool kClustered = false>
 __global__ void plain_kernel(__grid_constant__ Params const p) {
-  kernel_body<NoRegisterPlan, Params, kTraced>(p);
+  kernel_body<NoRegisterPlan, Params, kTraced, kClustered>(p);
 }
 
-template <class Plan, class Params, bool kTraced = false>
+template <class Plan, class Params, bool kTraced = false, bool kClustered = false>
 constexpr auto kernel_for() {
-  if constexpr (Plan::active) return &bounded_kernel<Plan, Params, kTraced>;
-  else return &plain_kernel<Params, kTraced>;
+  if constexpr (Plan::active) return &bounded_kernel<Plan, Params, kTraced, kClustered>;
+  else return &plain_kernel<Params, kTraced, kClustered>;
 }
 
 }  // namespace ts::cuda

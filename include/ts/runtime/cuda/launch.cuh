@@ -132,12 +132,16 @@ void launch(TaskManager<Tasks...>& tm, int grid_blocks, cudaStream_t stream = nu
     params.trace = o.trace->records;
     params.trace_capacity = o.trace->capacity;
   }
-  auto kernel = o.trace ? kernel_for<Plan, Params, true>() : kernel_for<Plan, Params, false>();
+  if (o.trace && layout.cluster_ctas > 1)
+    throw LaunchError("ts::cuda::launch: tracing a kernel whose pipelines span clusters is not supported");
+  auto kernel = o.trace                    ? kernel_for<Plan, Params, true, false>()
+                : layout.cluster_ctas > 1 ? kernel_for<Plan, Params, false, true>()
+                                          : kernel_for<Plan, Params, false, false>();
   unsigned const smem = layout.smem_bytes + 1024;  // slack to align the base to 1 KiB
   // Raised once per kernel instantiation (and again only for a larger layout): the call
   // costs microseconds, which short kernels would otherwise pay on every launch.
-  static unsigned configured_smem[2] = {0, 0};
-  unsigned& configured = configured_smem[o.trace ? 1 : 0];
+  static unsigned configured_smem[3] = {0, 0, 0};
+  unsigned& configured = configured_smem[o.trace ? 1 : layout.cluster_ctas > 1 ? 2 : 0];
   if (smem > configured) {
     check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)),
           "cudaFuncSetAttribute(MaxDynamicSharedMemorySize)");
@@ -179,7 +183,7 @@ int resident_grid(TaskManager<Tasks...>& tm) {
   LaunchLayout const& layout = tm.layout();
   auto params = make_kernel_params(tm, layout);
   using Params = std::remove_cv_t<decltype(params)>;
-  auto kernel = kernel_for<Plan, Params, false>();
+  auto kernel = layout.cluster_ctas > 1 ? kernel_for<Plan, Params, false, true>() : kernel_for<Plan, Params, false, false>();
   unsigned const smem = layout.smem_bytes + 1024;
   check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)),
         "cudaFuncSetAttribute(MaxDynamicSharedMemorySize)");
