@@ -82,53 +82,6 @@ inline double relative_error(__nv_bfloat16 const* x, __nv_bfloat16 const* ref, s
   return h[1] > 0 ? std::sqrt(h[0] / h[1]) : 1e30;
 }
 
-// Relative error of D against a float64 host reference on 512 sampled elements: an
-// independent check that does not trust cuBLAS.
-inline double sampled_host_error(__nv_bfloat16 const* a, __nv_bfloat16 const* b, __nv_bfloat16 const* d, int M, int N,
-                                 int K) {
-  std::vector<__nv_bfloat16> row(K), col(K);
-  double num = 0, den = 0;
-  uint64_t x = 0x9E3779B97F4A7C15ull;
-  for (int s = 0; s < 512; ++s) {
-    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-    int i = int(x % uint64_t(M)), j = int((x >> 32) % uint64_t(N));
-    BENCH_CHECK(cudaMemcpy(row.data(), a + size_t(i) * K, size_t(K) * 2, cudaMemcpyDeviceToHost));
-    BENCH_CHECK(cudaMemcpy(col.data(), b + size_t(j) * K, size_t(K) * 2, cudaMemcpyDeviceToHost));
-    __nv_bfloat16 got;
-    BENCH_CHECK(cudaMemcpy(&got, d + size_t(i) * N + j, 2, cudaMemcpyDeviceToHost));
-    double ref = 0;
-    for (int k = 0; k < K; ++k) ref += double(__bfloat162float(row[k])) * double(__bfloat162float(col[k]));
-    double g = __bfloat162float(got);
-    double diff = (g != g) ? 1e30 : g - ref;
-    num += diff * diff;
-    den += ref * ref;
-  }
-  return den > 0 ? std::sqrt(num / den) : 1e30;
-}
-
-// The same sampled float64 check with B stored K x N row-major (column j is strided).
-inline double sampled_host_error_rowmajor_b(__nv_bfloat16 const* a, __nv_bfloat16 const* b, __nv_bfloat16 const* d,
-                                            int M, int N, int K) {
-  std::vector<__nv_bfloat16> row(K), col(K);
-  double num = 0, den = 0;
-  uint64_t x = 0x243F6A8885A308D3ull;
-  for (int s = 0; s < 256; ++s) {
-    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-    int i = int(x % uint64_t(M)), j = int((x >> 32) % uint64_t(N));
-    BENCH_CHECK(cudaMemcpy(row.data(), a + size_t(i) * K, size_t(K) * 2, cudaMemcpyDeviceToHost));
-    BENCH_CHECK(cudaMemcpy2D(col.data(), 2, b + j, size_t(N) * 2, 2, K, cudaMemcpyDeviceToHost));
-    __nv_bfloat16 got;
-    BENCH_CHECK(cudaMemcpy(&got, d + size_t(i) * N + j, 2, cudaMemcpyDeviceToHost));
-    double ref = 0;
-    for (int k = 0; k < K; ++k) ref += double(__bfloat162float(row[k])) * double(__bfloat162float(col[k]));
-    double g = __bfloat162float(got);
-    double diff = (g != g) ? 1e30 : g - ref;
-    num += diff * diff;
-    den += ref * ref;
-  }
-  return den > 0 ? std::sqrt(num / den) : 1e30;
-}
-
 // D (M x N, row-major) = A (M x K, row-major) * B^T, B stored N x K row-major. In
 // cuBLAS's column-major view D is D^T (N x M) = B (N x K) * A^T (K x M): gemm(T, N) with
 // m = N, n = M, k = K, both operands with leading dimension K.
@@ -148,15 +101,17 @@ inline void cublas_gemm_rowmajor_b(cublasHandle_t h, __nv_bfloat16 const* a, __n
                             &beta, d, CUDA_R_16BF, N, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
 }
 
-// The sampled float64 check for any operand layout: A M x K row-major (col_a false) or
-// K x M row-major (col_a true, row i strided by M); B N x K (row_b false) or K x N
-// (row_b true, column j strided by N). Own sample sequence, 256 elements.
+// Relative error of D against a float64 host reference on `samples` sampled elements (an
+// independent check that does not trust cuBLAS), for any operand layout: A M x K row-major
+// (col_a false) or K x M row-major (col_a true, row i strided by M); B N x K (row_b false)
+// or K x N (row_b true, column j strided by N). `seed` starts the sample sequence.
 inline double sampled_host_error_layout(__nv_bfloat16 const* a, __nv_bfloat16 const* b, __nv_bfloat16 const* d,
-                                        int M, int N, int K, bool col_a, bool row_b) {
+                                        int M, int N, int K, bool col_a, bool row_b, int samples = 256,
+                                        uint64_t seed = 0x13198A2E03707344ull) {
   std::vector<__nv_bfloat16> row(K), col(K);
   double num = 0, den = 0;
-  uint64_t x = 0x13198A2E03707344ull;
-  for (int s = 0; s < 256; ++s) {
+  uint64_t x = seed;
+  for (int s = 0; s < samples; ++s) {
     x ^= x << 13, x ^= x >> 7, x ^= x << 17;
     int i = int(x % uint64_t(M)), j = int((x >> 32) % uint64_t(N));
     if (col_a)
@@ -179,6 +134,17 @@ inline double sampled_host_error_layout(__nv_bfloat16 const* a, __nv_bfloat16 co
   return den > 0 ? std::sqrt(num / den) : 1e30;
 }
 
+// The plain layout (A M x K, B N x K), 512 samples.
+inline double sampled_host_error(__nv_bfloat16 const* a, __nv_bfloat16 const* b, __nv_bfloat16 const* d, int M, int N,
+                                 int K) {
+  return sampled_host_error_layout(a, b, d, M, N, K, false, false, 512, 0x9E3779B97F4A7C15ull);
+}
+// B stored K x N row-major.
+inline double sampled_host_error_rowmajor_b(__nv_bfloat16 const* a, __nv_bfloat16 const* b, __nv_bfloat16 const* d,
+                                            int M, int N, int K) {
+  return sampled_host_error_layout(a, b, d, M, N, K, false, true, 256, 0x243F6A8885A308D3ull);
+}
+
 // D (M x N, row-major) = A · B with A stored K x M row-major (column-major A) and B
 // stored N x K (row_b false) or K x N (row_b true), row-major. Column-major view:
 // D^T (N x M) = op(B) (N x K) * op(A) (K x M). The stored A is, column-major, an M x K
@@ -193,43 +159,21 @@ inline void cublas_gemm_colmajor_a(cublasHandle_t h, __nv_bfloat16 const* a, __n
 }
 
 // Median of `reps` event-timed runs of f (ms), after `warmup` untimed runs.
-template <class F>
-float median_ms(F&& f, int warmup = 3, int reps = 20, cudaStream_t stream = 0) {
-  for (int i = 0; i < warmup; ++i) f();
-  cudaEvent_t e0, e1;
-  BENCH_CHECK(cudaEventCreate(&e0));
-  BENCH_CHECK(cudaEventCreate(&e1));
-  std::vector<float> t;
-  for (int i = 0; i < reps; ++i) {
-    BENCH_CHECK(cudaEventRecord(e0, stream));
-    f();
-    BENCH_CHECK(cudaEventRecord(e1, stream));
-    BENCH_CHECK(cudaEventSynchronize(e1));
-    float ms;
-    BENCH_CHECK(cudaEventElapsedTime(&ms, e0, e1));
-    t.push_back(ms);
-  }
-  BENCH_CHECK(cudaEventDestroy(e0));
-  BENCH_CHECK(cudaEventDestroy(e1));
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
-}
-
 // Times several kernels in rounds, each round running every kernel once in the given
 // order, so clock and power drift over the measurement touch them alike (timing them one
 // after the other favoured whichever ran first on a cold or a hot GPU: the first shape's
 // TS figure ran several percent low). Returns each kernel's median.
 template <class... F>
-std::array<float, sizeof...(F)> interleaved_median_ms(int warmup, int reps, F&&... f) {
+std::array<float, sizeof...(F)> interleaved_median_ms_on(cudaStream_t stream, int warmup, int reps, F&&... f) {
   for (int i = 0; i < warmup; ++i) (f(), ...);
   cudaEvent_t e0, e1;
   BENCH_CHECK(cudaEventCreate(&e0));
   BENCH_CHECK(cudaEventCreate(&e1));
   std::array<std::vector<float>, sizeof...(F)> t;
   auto time_one = [&](auto& g, std::vector<float>& into) {
-    BENCH_CHECK(cudaEventRecord(e0));
+    BENCH_CHECK(cudaEventRecord(e0, stream));
     g();
-    BENCH_CHECK(cudaEventRecord(e1));
+    BENCH_CHECK(cudaEventRecord(e1, stream));
     BENCH_CHECK(cudaEventSynchronize(e1));
     float ms;
     BENCH_CHECK(cudaEventElapsedTime(&ms, e0, e1));
@@ -248,5 +192,49 @@ std::array<float, sizeof...(F)> interleaved_median_ms(int warmup, int reps, F&&.
   }
   return med;
 }
+template <class... F>
+std::array<float, sizeof...(F)> interleaved_median_ms(int warmup, int reps, F&&... f) {
+  return interleaved_median_ms_on(cudaStream_t(0), warmup, reps, f...);
+}
+
+template <class F>
+float median_ms(F&& f, int warmup = 3, int reps = 20, cudaStream_t stream = 0) {
+  return interleaved_median_ms_on(stream, warmup, reps, f)[0];
+}
+
+
+// The eight GEMM shapes of the issue (M x N x K), or the one given as `M N K` arguments.
+struct Shape {
+  int m, n, k;
+};
+inline std::vector<Shape> gemm_shapes(int argc, char** argv) {
+  if (argc == 4) return {{std::atoi(argv[1]), std::atoi(argv[2]), std::atoi(argv[3])}};
+  return {{8192, 8192, 8192}, {4096, 4096, 4096},  {2048, 2048, 2048}, {8192, 8192, 1024},
+          {1024, 8192, 8192}, {4096, 4096, 16384}, {3000, 5000, 4000}, {16384, 16384, 512}};
+}
+
+// One shape's device operands: A (M x K) and B (N x K) filled with fresh random bf16 from
+// two consecutive seeds, D and the cuBLAS reference left for the caller.
+struct GemmOperands {
+  size_t na, nb, nd;
+  __nv_bfloat16 *a = nullptr, *b = nullptr, *d = nullptr, *ref = nullptr;
+  GemmOperands(Shape s, uint64_t& seed)
+      : na(size_t(s.m) * s.k), nb(size_t(s.n) * s.k), nd(size_t(s.m) * s.n) {
+    BENCH_CHECK(cudaMalloc(&a, na * 2));
+    BENCH_CHECK(cudaMalloc(&b, nb * 2));
+    BENCH_CHECK(cudaMalloc(&d, nd * 2));
+    BENCH_CHECK(cudaMalloc(&ref, nd * 2));
+    fill_random_bf16<<<1024, 256>>>(a, na, seed++);
+    fill_random_bf16<<<1024, 256>>>(b, nb, seed++);
+    BENCH_CHECK(cudaGetLastError());
+  }
+  GemmOperands(GemmOperands const&) = delete;
+  ~GemmOperands() {
+    cudaFree(a);
+    cudaFree(b);
+    cudaFree(d);
+    cudaFree(ref);
+  }
+};
 
 }  // namespace bench

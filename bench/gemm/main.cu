@@ -11,9 +11,7 @@
 
 namespace {
 
-struct Shape {
-  int m, n, k;
-};
+using bench::Shape;
 
 constexpr int kStages = 4;
 
@@ -165,9 +163,7 @@ int main(int argc, char** argv) {
     BENCH_CUBLAS(cublasDestroy(h));
     return 0;
   }
-  std::vector<Shape> shapes = {{8192, 8192, 8192},  {4096, 4096, 4096}, {2048, 2048, 2048},  {8192, 8192, 1024},
-                               {1024, 8192, 8192},  {4096, 4096, 16384}, {3000, 5000, 4000}, {16384, 16384, 512}};
-  if (argc == 4) shapes = {{std::atoi(argv[1]), std::atoi(argv[2]), std::atoi(argv[3])}};
+  std::vector<Shape> shapes = bench::gemm_shapes(argc, argv);
   cudaDeviceProp prop;
   BENCH_CHECK(cudaGetDeviceProperties(&prop, 0));
   std::printf("device %s, %d SMs\n", prop.name, prop.multiProcessorCount);

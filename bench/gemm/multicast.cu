@@ -12,16 +12,11 @@
 #include "ts_gemm.cuh"
 
 namespace {
-struct Shape {
-  int m, n, k;
-};
 using MulticastManager = decltype(gemm::multicast::make_gemm_multicast(std::declval<gemm::Problem const&>(), nullptr));
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::vector<Shape> shapes = {{8192, 8192, 8192},  {4096, 4096, 4096}, {2048, 2048, 2048},  {8192, 8192, 1024},
-                               {1024, 8192, 8192},  {4096, 4096, 16384}, {3000, 5000, 4000}, {16384, 16384, 512}};
-  if (argc == 4) shapes = {{std::atoi(argv[1]), std::atoi(argv[2]), std::atoi(argv[3])}};
+  auto shapes = bench::gemm_shapes(argc, argv);
   cudaDeviceProp prop;
   BENCH_CHECK(cudaGetDeviceProperties(&prop, 0));
   std::printf("device %s, %d SMs\n", prop.name, prop.multiProcessorCount);
@@ -30,15 +25,9 @@ int main(int argc, char** argv) {
   uint64_t seed = 0x9abc;
   for (auto s : shapes) {
     if (s.n % 8) continue;  // TMA-store epilogue
-    size_t na = size_t(s.m) * s.k, nb = size_t(s.n) * s.k, nd = size_t(s.m) * s.n;
-    __nv_bfloat16 *a, *b, *d, *ref;
-    BENCH_CHECK(cudaMalloc(&a, na * 2));
-    BENCH_CHECK(cudaMalloc(&b, nb * 2));
-    BENCH_CHECK(cudaMalloc(&d, nd * 2));
-    BENCH_CHECK(cudaMalloc(&ref, nd * 2));
-    bench::fill_random_bf16<<<1024, 256>>>(a, na, seed++);
-    bench::fill_random_bf16<<<1024, 256>>>(b, nb, seed++);
-    BENCH_CHECK(cudaGetLastError());
+    bench::GemmOperands ops(s, seed);
+    __nv_bfloat16 *a = ops.a, *b = ops.b, *d = ops.d, *ref = ops.ref;
+    size_t nd = ops.nd;
     CUtensorMap host_maps[4] = {bench::tensor_map_bf16(a, s.m, s.k, gemm::kTileM, gemm::kTileK, true),
                                 bench::tensor_map_bf16(b, s.n, s.k, gemm::kTileN, gemm::kTileK, true),
                                 bench::tensor_map_bf16(d, s.m, s.n, 64, 64, true),
@@ -78,10 +67,6 @@ int main(int argc, char** argv) {
     std::printf("check gemm_multicast size=%dx%dx%d err_vs_cublas=%.2e err_vs_host_fp64=%.2e %s\n", s.m, s.n, s.k,
                 err_mc, err_host, (err_mc < 1e-2 && err_host < 1e-2) ? "OK" : "MISMATCH");
     BENCH_CHECK(cudaFree(maps));
-    BENCH_CHECK(cudaFree(a));
-    BENCH_CHECK(cudaFree(b));
-    BENCH_CHECK(cudaFree(d));
-    BENCH_CHECK(cudaFree(ref));
   }
   BENCH_CUBLAS(cublasDestroy(h));
   return 0;

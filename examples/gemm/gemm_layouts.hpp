@@ -69,35 +69,7 @@ struct AccumulatorRowB : Accumulator {
   }
 };
 
-// ---- schedules: the plain GEMM's, over the layout's ring and accumulator types ----
-
-template <class Ring>
-struct LayoutLoadSchedule {
-  template <class S, class G, class Smem, class Q>
-  TS_HD void operator()(S& s, G& gmem, Smem& smem, Q& wq) const {
-    s.work_tile_loop(wq, [&] {
-      s.domain_loop(0, ts::runtime(gmem->k_iters(), "k_iters"), 1, [&] {
-        smem.acquire();
-        auto src = ts::work<&GmemAB::source>(gmem);
-        ts::work<&Ring::load>(smem, src);
-        smem.commit();
-      });
-      ts::queue_epilogue(wq);
-    });
-  }
-};
-
-template <class Ring, class Acc>
-struct LayoutMathSchedule {
-  template <class S, class Smem, class A, class Out, class Q>
-  TS_HD void operator()(S& s, Smem& smem, A& acc, Out& out, Q& wq) const {
-    s.work_tile_loop(wq, [&] {
-      tile_main_loop<&Ring::descriptors, &Acc::mma>(s, smem, acc, ts::runtime(out->k_iters, "k_iters"));
-      ts::work<&GmemD::store>(out, ts::work<&Accumulator::fragment>(acc));
-      ts::queue_epilogue(wq);
-    });
-    ts::work<&GmemD::drain>(out);
-  }
-};
+// The schedules are the plain GEMM's over these ring and accumulator types:
+// LayoutLoadSchedule<Ring> / LayoutMathSchedule<Ring, Acc> (gemm_resources.hpp).
 
 }  // namespace gemm

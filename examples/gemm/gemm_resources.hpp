@@ -263,20 +263,23 @@ struct GmemD : ts::MemoryResource {
 
 // ---- schedules ----
 
-struct LoadSchedule {
+// The load task over any ring type (the operand-layout variants derive their rings).
+template <class Ring>
+struct LayoutLoadSchedule {
   template <class S, class G, class Smem, class Q>
   TS_HD void operator()(S& s, G& gmem, Smem& smem, Q& wq) const {
     s.work_tile_loop(wq, [&] {
       s.domain_loop(0, ts::runtime(gmem->k_iters(), "k_iters"), 1, [&] {
         smem.acquire();
         auto src = ts::work<&GmemAB::source>(gmem);
-        ts::work<&SmemAB::load>(smem, src);
+        ts::work<&Ring::load>(smem, src);
         smem.commit();
       });
       ts::queue_epilogue(wq);
     });
   }
 };
+struct LoadSchedule : LayoutLoadSchedule<SmemAB> {};
 
 // The main loop of one tile, shared by every GEMM variant's math schedule: wait for a
 // stage, issue its MMAs, release the previous stage once they retired; at the end retire
@@ -297,16 +300,19 @@ TS_HD void tile_main_loop(S& s, Smem& smem, Acc& acc, Bound const& k_iters) {
   smem.release();  // the last stage
 }
 
-struct MathSchedule {
-  template <class S, class Smem, class Acc, class Out, class Q>
-  TS_HD void operator()(S& s, Smem& smem, Acc& acc, Out& out, Q& wq) const {
+// The math task over any ring and accumulator type.
+template <class Ring, class Acc>
+struct LayoutMathSchedule {
+  template <class S, class Smem, class A, class Out, class Q>
+  TS_HD void operator()(S& s, Smem& smem, A& acc, Out& out, Q& wq) const {
     s.work_tile_loop(wq, [&] {
-      tile_main_loop(s, smem, acc, ts::runtime(out->k_iters, "k_iters"));
+      tile_main_loop<&Ring::descriptors, &Acc::mma>(s, smem, acc, ts::runtime(out->k_iters, "k_iters"));
       ts::work<&GmemD::store>(out, ts::work<&Accumulator::fragment>(acc));
       ts::queue_epilogue(wq);
     });
     ts::work<&GmemD::drain>(out);
   }
 };
+struct MathSchedule : LayoutMathSchedule<SmemAB, Accumulator> {};
 
 }  // namespace gemm

@@ -54,12 +54,7 @@ std::vector<ResourceInfoForRecording> TaskManagerBase::recording_infos() const {
     ResourceInfoForRecording info{r->name, r->pipelined(), r->kind == ResourceKind::WorkQueue};
     info.group = model_.group_of(static_cast<int>(i));
     info.group_member = r->group_member;
-    if (info.group >= 0) {
-      info.group_mode = model_.groups[info.group].mode;
-      info.group_members = model_.groups[info.group].members;
-      info.group_name = model_.groups[info.group].name;
-      info.group_member_names = model_.groups[info.group].member_names;
-    }
+    if (info.group >= 0) info.group_model = &model_.groups[info.group];
     v.push_back(std::move(info));
   }
   return v;

@@ -194,13 +194,15 @@ void ScheduleRecorder::add_group_sync(ir::StepKind kind, std::vector<int> const&
                "' is not a member of any pipeline group", "members of one ts::pipeline_group", "'" + info.name + "'", h);
     if (group >= 0 && info.group != group)
       fail("S6.24.group-view-member", "ts::group(" + listed + ")." + op + "(): '" + info.name +
-               "' belongs to group '" + info.group_name + "', not '" + resources_.at(handles[0]).group_name + "'",
+               "' belongs to group '" + info.group_model->name + "', not '" +
+               resources_.at(handles[0]).group_model->name + "'",
            "members of one group", "members of two groups", h);
     group = info.group;
   }
-  auto const& members = resources_.at(handles.at(0)).group_members;
+  GroupModel const& g = *resources_.at(handles.at(0)).group_model;
+  auto const& members = g.members;
   std::string all;
-  for (auto const& n : resources_.at(handles.at(0)).group_member_names) all += (all.empty() ? "" : ", ") + n;
+  for (auto const& n : g.member_names) all += (all.empty() ? "" : ", ") + n;
   bool same = handles.size() == members.size();
   for (int m : members) {
     int n = 0;
@@ -209,7 +211,7 @@ void ScheduleRecorder::add_group_sync(ir::StepKind kind, std::vector<int> const&
   }
   if (!same)
     fail("S6.24.group-view-member", "ts::group(" + listed + ")." + op + "(): a collapsed op names every member of group '" +
-             resources_.at(handles[0]).group_name + "' once",
+             g.name + "' once",
          "ts::group(" + all + ")", "ts::group(" + listed + ")", handles[0]);
   bool first = true;
   for (int m : members) {

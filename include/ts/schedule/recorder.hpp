@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "ts/core/errors.hpp"
-#include "ts/core/pipeline_group.hpp"
+#include "ts/core/model.hpp"
 #include "ts/core/work_traits.hpp"
 #include "ts/schedule/ir.hpp"
 #include "ts/schedule/slots.hpp"
@@ -64,13 +64,11 @@ struct ResourceInfoForRecording {
   std::string name;
   bool pipelined = false;
   bool is_queue = false;
-  // Pipeline-group membership (SPEC S10): the model's group index, or -1.
+  // Pipeline-group membership (SPEC S10): the model's group index (-1: none) and the
+  // group itself (owned by the Model, which outlives the recording).
   int group = -1;
   int group_member = -1;
-  GroupMode group_mode = GroupMode::Merge;
-  std::vector<int> group_members;
-  std::vector<std::string> group_member_names;
-  std::string group_name;
+  GroupModel const* group_model = nullptr;
 };
 
 class ScheduleRecorder {
