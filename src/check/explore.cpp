@@ -65,6 +65,10 @@ struct Search {
       auto sv = load(p);
       uint16_t const* s = sv.data();
       auto const& in = sem.instr(s, t);
+      if (in.op != Op::Step) {  // a silent pause (an iteration without steps): nothing to show
+        idx = p;
+        continue;
+      }
       Event e;
       e.task = t;
       e.step = in.step;
@@ -96,7 +100,26 @@ struct Search {
     auto sv = load(idx);
     uint16_t const* s = sv.data();
     c.skipped_tiles = s[sem.layout().glob + 1] != 0;
-    if (kind == "deadlock") {
+    auto runs = [&](Event const& e) {
+      std::string w = m.tasks[e.task].name + " runs " + m.step_text(e.task, e.step) + " (step " + std::to_string(e.step) +
+                      ", " + ir::to_string(e.section);
+      if (e.iteration >= 0) w += ", iteration " + std::to_string(e.iteration);
+      if (e.tile >= 0) w += ", tile " + std::to_string(e.tile);
+      return w + ")";
+    };
+    auto resource_of = [&](Event const& e) { return m.resource(m.tasks[e.task].schedule.steps[e.step].resource).name; };
+    if (kind == "deadlock" && (s[sem.layout().glob] & kEmptyTmaCommit)) {
+      auto const& e = c.events.back();
+      std::string r = resource_of(e);
+      c.detail = "TMA commit without TMA work: " + runs(e) + " with no producer work on the stage since " + r +
+                 ".acquire(): its full barrier expects " + std::to_string(m.resource(m.tasks[e.task].schedule.steps[e.step].resource).pipeline->num_bytes) +
+                 " transaction bytes that no copy delivers, so a wait on the stage never completes (a hang on hardware)";
+      c.blocked.push_back("any task waiting on that stage of " + r + " would hang");
+    } else if (kind == "unbalanced" && (s[sem.layout().glob] & kCommitNoAcquire)) {
+      auto const& e = c.events.back();
+      c.detail = "commit without acquire: " + m.tasks[e.task].name + " runs " + m.step_text(e.task, e.step) +
+                 " while no stage of " + resource_of(e) + " is acquired and uncommitted (" + runs(e) + ")";
+    } else if (kind == "deadlock") {
       for (int t = 0; t < nt; ++t)
         if (!sem.at_end(s, t)) c.blocked.push_back(where(s, t) + " is blocked");
       c.detail = "no task can move while work remains";
@@ -197,7 +220,7 @@ struct Search {
           stop = true;
           break;
         }
-        if (g & (kRace | kPdlViolation | kEarlyRelease)) continue;  // reported on discovery; not expanded
+        if (g & kFailureFlags) continue;  // reported on discovery; not expanded
         uint64_t enabled = 0;
         bool all_end = true;
         for (int t = 0; t < nt; ++t) {
@@ -266,9 +289,13 @@ struct Search {
           ++res.stats.pdl;
           record("pdl", idx);
         }
-        if (ng & kEarlyRelease) {
+        if (ng & (kEarlyRelease | kCommitNoAcquire)) {
           ++res.stats.unbalanced;
           record("unbalanced", idx);
+        }
+        if (ng & kEmptyTmaCommit) {
+          ++res.stats.deadlocks;
+          record("deadlock", idx);
         }
       }
     }

@@ -243,6 +243,22 @@ ProgramSet compile(Model const& m) {
   }
   for (auto& p : ps.pipes)
     if (p.consumers.empty()) p.phantom_consumer = true;
+  // Empty TMA commits: checked where one task both acquires and does all producer work.
+  for (size_t p = 0; p < ps.pipes.size(); ++p) {
+    auto& pipe = ps.pipes[p];
+    if (m.resource(pipe.resource).pipeline->producer_engine() != PipelineConfig::Engine::Tma) continue;
+    uint64_t workers = 0;
+    for (int t = 0; t < nt; ++t)
+      for (auto const& s : m.tasks[t].schedule.steps)
+        if (s.kind == ir::StepKind::Work && s.role == WorkRole::Producer && s.resource == pipe.resource)
+          workers |= uint64_t(1) << t;
+    pipe.tma_fill_check = __builtin_popcountll(pipe.acquirers) == 1 && workers == pipe.acquirers;
+    if (!pipe.tma_fill_check) continue;
+    for (int t = 0; t < nt; ++t)
+      for (auto const& s : m.tasks[t].schedule.steps)
+        if (s.kind == ir::StepKind::Work && s.role == WorkRole::Producer && s.resource == pipe.resource)
+          ps.steps[t][s.id].fills_pipe = static_cast<int>(p);
+  }
   for (auto& p : ps.pipes) {
     auto lanes = consumer_lanes(m, p.resource, p.consumers);
     if (lanes.empty()) continue;

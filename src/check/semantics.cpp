@@ -100,21 +100,37 @@ int Semantics::next_pipe(uint16_t const* s, int t) const {
   return ps_.steps[t][in.step].pipe;
 }
 
+// Visible: the step can change a failure predicate (race, PDL, unbalanced, hang), so the
+// reduction never expands it alone. Besides steps on aliased or split pipes and PDL ops,
+// that includes any step that closes the task's open access window (the window decides
+// races: issue 13.1), and a credit op that would raise a failure flag right here.
 bool Semantics::visible(uint16_t const* s, int t) const {
   auto const& in = instr(s, t);
   if (in.op != Op::Step) return false;
   auto const& si = ps_.steps[t][in.step];
+  bool keeps_window = si.effect == Effect::Local && aux_[t][in.step];
+  if (s[Layout::task_off(t) + 3] != 0 && !keeps_window) return true;
   switch (si.effect) {
     case Effect::Local: return false;
     case Effect::AliasWork:
     case Effect::PdlWait:
     case Effect::PdlLaunch: return true;
-    default: return ps_.pipes[si.pipe].aliased || ps_.pipes[si.pipe].split;
+    default: break;
   }
+  auto const& p = ps_.pipes[si.pipe];
+  if (p.aliased || p.split) return true;
+  int o = lay_.pipe_off[si.pipe];
+  if (si.effect == Effect::Commit) {
+    if (s[o] == 0) return true;
+    if (p.tma_fill_check && s[o] == 1 && !(s[o + 1] & kFilled)) return true;
+  }
+  if (si.effect == Effect::Release && s[o + 3 + 2 * si.consumer_slot] == 0) return true;
+  return false;
 }
 
 bool Semantics::enabled(uint16_t const* s, int t) const {
   auto const& in = instr(s, t);
+  if (in.op == Op::LoopHead) return true;  // a silent pause (at_silent_pause)
   if (in.op != Op::Step) return false;
   auto const& si = ps_.steps[t][in.step];
   if (si.effect == Effect::Acquire) {
@@ -134,7 +150,12 @@ void Semantics::successors(uint16_t const* s, int t, std::vector<uint16_t>& out,
   b.assign(s, s + lay_.words);
   int to = Layout::task_off(t);
   auto const& in = code(t)[b[to]];
+  if (in.op != Op::Step) {  // a silent pause: continue the loop
+    advance(b, t, out);
+    return;
+  }
   auto const& si = ps_.steps[t][in.step];
+  if (si.fills_pipe >= 0) b[lay_.pipe_off[si.fills_pipe] + 1] |= kFilled;
   uint16_t& lw = b[to + 3];
   int po = si.pipe >= 0 ? lay_.pipe_off[si.pipe] : 0;
   switch (si.effect) {
@@ -155,7 +176,14 @@ void Semantics::successors(uint16_t const* s, int t, std::vector<uint16_t>& out,
       break;
     case Effect::Commit:
       lw = 0;
+      if (ps_.pipes[si.pipe].tma_fill_check) {
+        // Only where one stage is outstanding is "no work since the last commit" sure to
+        // mean "no work on this stage".
+        if (b[po] == 1 && !(b[po + 1] & kFilled)) b[lay_.glob] |= kEmptyTmaCommit;
+        b[po + 1] &= ~kFilled;
+      }
       if (b[po] > 0) --b[po];
+      else b[lay_.glob] |= kCommitNoAcquire;  // exact accounting: a commit needs an acquired stage
       if (int lanes = ps_.pipes[si.pipe].lanes) {
         // Domain lanes: this commit's stage belongs to one lane only.
         int lane = b[po + 1] >> kLaneShift;
@@ -223,6 +251,7 @@ uint32_t Semantics::position(uint16_t const* s, int t) const {
 void Semantics::advance(std::vector<uint16_t>& b, int t, std::vector<uint16_t>& out) const {
   int to = Layout::task_off(t);
   auto const& c = code(t);
+  bool in_body = false;  // passed the loop head in this call, without a step since
   while (true) {
     auto const& in = c[b[to]];
     switch (in.op) {
@@ -252,12 +281,20 @@ void Semantics::advance(std::vector<uint16_t>& b, int t, std::vector<uint16_t>& 
           b[to] = static_cast<uint16_t>(in.target);
         } else {
           ++b[to];
+          in_body = true;
         }
         break;
       }
       case Op::LoopEnd:
         if (++b[to + 2] > drift_ && param_task(t)) b[lay_.glob] |= kOverflow;
         b[to] = static_cast<uint16_t>(in.target);
+        if (in_body && param_task(t)) {
+          // A whole iteration without a step: pause at the head (a state of its own), so
+          // the abstraction renormalises before the next one instead of this call
+          // iterating (and forking on the unknown length) without bound.
+          finish(b, out);
+          return;
+        }
         break;
       case Op::TileInit: b[to + 1] = 0; ++b[to]; break;
       case Op::TileHead:

@@ -23,10 +23,18 @@ constexpr uint16_t kUnknown = 0x8000;
 // Global flag bits.
 // kEarlyRelease: a release with no stage waited and unreleased on its consumer slot (the
 // releasing half of a split consumer running ahead of the waiting half).
-enum : uint16_t { kPdlWaited = 1, kPdlViolation = 2, kRace = 4, kOverflow = 8, kTableFull = 16, kEarlyRelease = 32 };
+// kCommitNoAcquire: a commit with no stage acquired and uncommitted.
+// kEmptyTmaCommit: a TMA commit with no producer work on the stage (a hang on hardware).
+enum : uint16_t {
+  kPdlWaited = 1, kPdlViolation = 2, kRace = 4, kOverflow = 8, kTableFull = 16, kEarlyRelease = 32,
+  kCommitNoAcquire = 64, kEmptyTmaCommit = 128,
+};
+// Flags that end a run as a failure (the state is reported, not expanded).
+constexpr uint16_t kFailureFlags = kRace | kPdlViolation | kEarlyRelease | kCommitNoAcquire | kEmptyTmaCommit;
 // Pipe flag bits: an asynchronous producer wrote into the held stage; an MMA consumer
-// read the held stage; an MMA consumer's read may still be in flight after release.
-enum : uint16_t { kAsyncHold = 1, kUmmaCur = 2, kUmmaPending = 4 };
+// read the held stage; an MMA consumer's read may still be in flight after release;
+// producer work happened since the last commit (TMA pipes with Pipe::tma_fill_check).
+enum : uint16_t { kAsyncHold = 1, kUmmaCur = 2, kUmmaPending = 4, kFilled = 8 };
 // Domain-lane pipes keep the lane of the next commit in the flag word's high byte.
 constexpr int kLaneShift = 8;
 
@@ -48,6 +56,10 @@ class Semantics {
   // parametric remaining length).
   void initial(std::vector<std::vector<uint16_t>>& out) const;
   bool at_end(uint16_t const* s, int t) const { return code(t)[s[Layout::task_off(t)]].op == Op::End; }
+  // A task paused at a loop head after an iteration that executed no step (parametric
+  // runs): its next move is an internal, invisible one. Such pauses keep every
+  // advance() finite when a loop body can run without a step (a guard-only body).
+  bool at_silent_pause(uint16_t const* s, int t) const { return code(t)[s[Layout::task_off(t)]].op == Op::LoopHead; }
   bool enabled(uint16_t const* s, int t) const;
   // Successors of task t's next step (none when blocked), appended to out (words each).
   void successors(uint16_t const* s, int t, std::vector<uint16_t>& out, bool known_enabled = false) const;

@@ -62,6 +62,7 @@ struct StepInfo {
   int alias = -1;       // index into ProgramSet::aliased for AliasWork
   bool writes = false;  // AliasWork: producer role
   int consumer_slot = -1;  // Wait/Release: this task's consumer slot on the pipe
+  int fills_pipe = -1;     // producer work on a TMA pipe checked for empty commits (Pipe::tma_fill_check)
 };
 
 struct Pipe {
@@ -77,6 +78,10 @@ struct Pipe {
   std::vector<int> slot_of_lane;  // consumer slot of each lane
   bool phantom_consumer = false;  // no consumer task: commits pile up (reported as unbalanced)
   bool async_producer = false;    // TMA / UMMA / CLC: writing until the consumer's wait
+  // TMA producer whose one acquiring task is the one task doing producer work on it: a
+  // commit with no producer work since the acquire arms the full barrier for bytes that
+  // never arrive (a hang on hardware), reported as such.
+  bool tma_fill_check = false;
   bool umma_consumer = false;     // reading past release until the producer's next acquire
   bool aliased = false;
   bool split = false;             // some task releases on a waiter's slot: its releases and the

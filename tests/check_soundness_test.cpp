@@ -1,0 +1,159 @@
+// Regression tests for wrong SAFE verdicts and false alarms of the checker (issue 13):
+// each schedule here was once judged wrongly by at least one mode; check() runs both
+// reduction and plain BFS and requires them to agree.
+#include <gtest/gtest.h>
+
+#include "check_fixtures.hpp"
+
+namespace {
+using namespace chk;
+
+// A second ring in the other phase of alias group "g": rings a and b share memory.
+struct RingB : ts::MemoryResource {
+  ts::SmemArray<float> data;
+  void declare_allocations(ts::Allocations& a) { a.smem("data", data, 1024).alias("g", 1); }
+  TS_HD void put(ts::ProducerStage const&) const {}
+  TS_HD void take(ts::ConsumerStage const&) const {}
+};
+
+// Producer work on an aliased ring with a credit op on an unaliased pipe inside the
+// access window: acquire a, acquire c, write a, commit c, commit a.
+template <auto kPut>
+struct WriteWithInnerCommit {
+  template <class S, class A, class C>
+  TS_HD void operator()(S&, A& a, C& c) const {
+    a.acquire(); c.acquire(); ts::work<kPut>(a); c.commit(); a.commit();
+  }
+};
+struct DrainAll {
+  template <class S, class A, class B, class C, class D>
+  TS_HD void operator()(S&, A& a, B& b, C& c, D& d) const {
+    a.wait(); a.release(); b.wait(); b.release(); c.wait(); c.release(); d.wait(); d.release();
+  }
+};
+
+// Issue 13.1: the commit of c closes t1's window on a; a reduction that treats it as
+// invisible runs t1 to that commit alone and never sees both rings written at once.
+TEST(CheckSoundness, WindowClosedByUnaliasedCreditOpIsVisible) {
+  auto a = ts::resource("a", Ring{}, async1());
+  auto b = ts::resource("b", RingB{}, async1());
+  auto c = ts::resource("c", Buf{}, async1());
+  auto d = ts::resource("d", Buf{}, async1());
+  auto t1 = ts::Task("T1").warps(0, 1).writes(a).writes(c).schedule(WriteWithInnerCommit<&Ring::put>{}, a, c);
+  auto t2 = ts::Task("T2").warps(1, 1).writes(b).writes(d).schedule(WriteWithInnerCommit<&RingB::put>{}, b, d);
+  auto t3 = ts::Task("T3").warps(2, 1).reads(a).reads(b).reads(c).reads(d).schedule(DrainAll{}, a, b, c, d);
+  auto m = ts::TaskManager(ts::tasks(t1, t2, t3), ts::DependencyGraph{}, opts()).model();
+  for (bool red : {true, false}) {
+    auto r = check(m, red);
+    ASSERT_EQ(r.verdict, ts::Verdict::Unsafe) << r.report;
+    EXPECT_EQ(r.failure->kind, "race");
+    EXPECT_NE(r.report.find("a written by T1 while b written by T2"), std::string::npos) << r.report;
+  }
+}
+
+// Issue 13.2: one acquire in the head, a commit every iteration of a 1-stage ring.
+struct AcquireOnceCommitEach {
+  template <class S, class R>
+  TS_HD void operator()(S& s, R& r) const {
+    r.acquire();
+    s.domain_loop(0, N(), 1, [&](auto&) { ts::work<&Buf::put>(r); r.commit(); });
+  }
+};
+struct WaitReleaseEach {
+  template <class S, class R>
+  TS_HD void operator()(S& s, R& r) const {
+    s.domain_loop(0, N(), 1, [&](auto&) { r.wait(); ts::work<&Buf::take>(r); r.release(); });
+  }
+};
+ts::Model commit_without_acquire() {
+  auto r = ts::resource("ring", Buf{}, async1());
+  auto p = ts::Task("Producer").warps(0, 1).writes(r).schedule(AcquireOnceCommitEach{}, r);
+  auto c = ts::Task("Consumer").warps(1, 1).reads(r).schedule(WaitReleaseEach{}, r);
+  return ts::TaskManager(ts::tasks(p, c), ts::DependencyGraph{}, opts()).model();
+}
+
+TEST(CheckSoundness, CommitWithoutAcquiredStageIsUnbalanced) {
+  for (bool red : {true, false}) {
+    auto r = check(commit_without_acquire(), red);
+    ASSERT_EQ(r.verdict, ts::Verdict::Unsafe) << r.report;
+    EXPECT_EQ(r.failure->kind, "unbalanced");
+    EXPECT_NE(r.report.find("commit without acquire: Producer runs ring.commit() while no stage of ring is acquired"),
+              std::string::npos)
+        << r.report;
+    EXPECT_NE(r.report.find("shortest failing length is k=2"), std::string::npos) << r.report;
+  }
+  auto m = commit_without_acquire();
+  m.options.check_lengths = {3};
+  auto r = check(m);
+  EXPECT_EQ(r.verdict, ts::Verdict::Unsafe) << r.report;
+}
+
+// Issue 13.3: a domain loop whose body is only a guard block: most iterations execute no
+// step, which once made the parametric search recurse without end (last_iter) or spin
+// to the 16-bit wrap of the iteration counter (first_iter).
+template <bool kLast>
+struct GuardOnlyProducer {
+  template <class S, class R>
+  TS_HD void operator()(S& s, R& r) const {
+    s.domain_loop(0, N(), 1, [&](auto& d) {
+      auto body = [&] { r.acquire(); ts::work<&Buf::put>(r); r.commit(); };
+      if constexpr (kLast) d.last_iter(body);
+      else d.first_iter(body);
+    });
+  }
+};
+struct WaitReleaseOnce {
+  template <class S, class R>
+  TS_HD void operator()(S&, R& r) const { r.wait(); ts::work<&Buf::take>(r); r.release(); }
+};
+template <bool kLast>
+ts::Model guard_only_loop() {
+  auto r = ts::resource("ring", Buf{}, async1());
+  auto p = ts::Task("Producer").warps(0, 1).writes(r).schedule(GuardOnlyProducer<kLast>{}, r);
+  auto c = ts::Task("Consumer").warps(1, 1).reads(r).schedule(WaitReleaseOnce{}, r);
+  return ts::TaskManager(ts::tasks(p, c), ts::DependencyGraph{}, opts()).model();
+}
+
+TEST(CheckSoundness, LastIterOnlyBodyTerminatesSafeForAllK) {
+  auto m = guard_only_loop<true>();
+  m.options.state_cap = 200'000;
+  auto r = check(m);
+  EXPECT_EQ(r.verdict, ts::Verdict::SafeAllK) << r.report;
+}
+
+TEST(CheckSoundness, FirstIterOnlyBodyTerminatesSafeForAllK) {
+  auto m = guard_only_loop<false>();
+  m.options.state_cap = 200'000;
+  auto r = check(m);
+  EXPECT_EQ(r.verdict, ts::Verdict::SafeAllK) << r.report;
+}
+
+// Issue 13.6: a TMA pipeline committed without TMA work on the stage: the full barrier's
+// transaction bytes never arrive, so the consumer's wait hangs on hardware.
+struct TmaCommitWithoutCopy {
+  template <class S, class R>
+  TS_HD void operator()(S& s, R& r) const {
+    s.domain_loop(0, N(), 1, [&](auto& d) {
+      r.acquire();
+      d.first_iter([&] { ts::work<&Buf::put>(r); });
+      r.commit();
+    });
+  }
+};
+TEST(CheckSoundness, TmaCommitWithoutCopyIsAHang) {
+  auto r = ts::resource("ring", Buf{}, ts::PipelineConfig::tma_async({.num_stages = 2, .num_bytes = 4096}));
+  auto p = ts::Task("Producer").warps(0, 1).writes(r).schedule(TmaCommitWithoutCopy{}, r);
+  auto c = ts::Task("Consumer").warps(1, 1).reads(r).schedule(WaitReleaseEach{}, r);
+  auto m = ts::TaskManager(ts::tasks(p, c), ts::DependencyGraph{}, opts()).model();
+  for (bool red : {true, false}) {
+    auto res = check(m, red);
+    ASSERT_EQ(res.verdict, ts::Verdict::Unsafe) << res.report;
+    EXPECT_EQ(res.failure->kind, "deadlock");
+    EXPECT_NE(res.report.find("TMA commit without TMA work: Producer runs ring.commit() (step 2, loop, iteration 1)"),
+              std::string::npos)
+        << res.report;
+    EXPECT_NE(res.report.find("shortest failing length is k=2"), std::string::npos) << res.report;
+  }
+}
+
+}  // namespace
