@@ -156,4 +156,94 @@ TEST(CheckSoundness, TmaCommitWithoutCopyIsAHang) {
   }
 }
 
+// Issue 13.5: split consumers. The proxy `done` tells the releasing task that a waiting
+// task finished reading a ring stage.
+struct RingProducer {
+  template <class S, class R>
+  TS_HD void operator()(S& s, R& r) const {
+    s.domain_loop(0, N(), 1, [&](auto&) { r.acquire(); ts::work<&Buf::put>(r); r.commit(); });
+  }
+};
+enum class WaiterShape { ReadThenSignal, SignalThenRead, ReadSignalRelease };
+template <WaiterShape kShape>
+struct ProxyWaiter {
+  template <class S, class R, class D>
+  TS_HD void operator()(S& s, R& r, D& done) const {
+    s.domain_loop(0, N(), 1, [&](auto&) {
+      r.wait();
+      if constexpr (kShape == WaiterShape::SignalThenRead) {
+        done.acquire(); done.commit();  // tells the releaser too early: the read follows
+        ts::work<&Buf::take>(r);
+      } else {
+        ts::work<&Buf::take>(r);
+        done.acquire(); done.commit();
+        if constexpr (kShape == WaiterShape::ReadSignalRelease) r.release();
+      }
+    });
+  }
+};
+struct ProxyReleaser {
+  template <class S, class R, class D>
+  TS_HD void operator()(S& s, R& r, D& done) const {
+    s.domain_loop(0, N(), 1, [&](auto&) { done.wait(); r.release(); done.release(); });
+  }
+};
+struct TwoProxyReleaser {
+  template <class S, class R, class D, class E>
+  TS_HD void operator()(S& s, R& r, D& d1, E& d2) const {
+    s.domain_loop(0, N(), 1, [&](auto&) { d1.wait(); d2.wait(); r.release(); d1.release(); d2.release(); });
+  }
+};
+
+template <WaiterShape kShape>
+ts::Model proxy_split(int stages) {
+  auto r = ts::resource("ring", Buf{}, ts::PipelineConfig::async_async({.num_stages = stages}));
+  auto done = ts::resource("done", Buf{}, async1());
+  auto p = ts::Task("Producer").warps(0, 1).writes(r).schedule(RingProducer{}, r);
+  auto w = ts::Task("Waiter").warps(1, 1).reads(r).writes(done).schedule(ProxyWaiter<kShape>{}, r, done);
+  auto rel = ts::Task("Releaser").warps(2, 1).reads(done).reads(r).schedule(ProxyReleaser{}, r, done);
+  return ts::TaskManager(ts::tasks(p, w, rel), ts::DependencyGraph{}, opts()).model();
+}
+
+TEST(CheckSoundness, ReleaserAfterProxyIsSafe) {
+  for (int stages : {1, 2}) {
+    auto r = check(proxy_split<WaiterShape::ReadThenSignal>(stages));
+    EXPECT_EQ(r.verdict, ts::Verdict::SafeAllK) << r.report;
+  }
+}
+
+TEST(CheckSoundness, WaiterThatAlsoReleasesBesideProxyReleaserIsSafe) {
+  for (int stages : {1, 2}) {
+    auto r = check(proxy_split<WaiterShape::ReadSignalRelease>(stages));
+    EXPECT_EQ(r.verdict, ts::Verdict::SafeAllK) << r.report;
+  }
+}
+
+TEST(CheckSoundness, ProxyCommittedBeforeTheReadIsAStageReuseRace) {
+  for (int stages : {1, 2}) {
+    for (bool red : {true, false}) {
+      auto r = check(proxy_split<WaiterShape::SignalThenRead>(stages), red);
+      ASSERT_EQ(r.verdict, ts::Verdict::Unsafe) << r.report;
+      EXPECT_EQ(r.failure->kind, "race");
+      EXPECT_NE(r.report.find("stage reuse race: Producer runs ring.acquire() on a stage of ring that Waiter (waits, "
+                              "never releases) has not finished reading: Releaser gave it back first"),
+                std::string::npos)
+          << r.report;
+    }
+  }
+}
+
+TEST(CheckSoundness, OneReleaserServingTwoWaitersIsSafe) {
+  auto r = ts::resource("ring", Buf{}, ts::PipelineConfig::async_async({.num_stages = 2}));
+  auto d1 = ts::resource("done1", Buf{}, async1());
+  auto d2 = ts::resource("done2", Buf{}, async1());
+  auto p = ts::Task("Producer").warps(0, 1).writes(r).schedule(RingProducer{}, r);
+  auto w1 = ts::Task("Waiter1").warps(1, 1).reads(r).writes(d1).schedule(ProxyWaiter<WaiterShape::ReadThenSignal>{}, r, d1);
+  auto w2 = ts::Task("Waiter2").warps(2, 1).reads(r).writes(d2).schedule(ProxyWaiter<WaiterShape::ReadThenSignal>{}, r, d2);
+  auto rel = ts::Task("Releaser").warps(3, 1).reads(d1).reads(d2).reads(r).schedule(TwoProxyReleaser{}, r, d1, d2);
+  auto m = ts::TaskManager(ts::tasks(p, w1, w2, rel), ts::DependencyGraph{}, opts()).model();
+  auto res = check(m);
+  EXPECT_EQ(res.verdict, ts::Verdict::SafeAllK) << res.report;
+}
+
 }  // namespace

@@ -134,10 +134,27 @@ struct Search {
         std::string r = m.resource(ps.pipes[p].resource).name;
         if (s[o]) c.detail += r + ": " + std::to_string(s[o]) + " acquire(s) never committed; ";
         for (int k = 0; k < sem.layout().pipe_slots[p]; ++k) {
-          std::string who = ps.pipes[p].phantom_consumer ? "any consumer task (none waits on it)"
-                                                         : m.tasks[ps.pipes[p].consumers[k]].name;
-          if (s[o + 2 + 2 * k]) c.detail += r + ": " + std::to_string(s[o + 2 + 2 * k]) + " commit(s) never waited by " + who + "; ";
-          if (s[o + 3 + 2 * k]) c.detail += r + ": " + std::to_string(s[o + 3 + 2 * k]) + " wait(s) never released by " + who + "; ";
+          auto role = ps.pipes[p].roles[k];
+          int t = ps.pipes[p].consumers[k];
+          std::string a = std::to_string(s[o + 2 + 2 * k]), b = std::to_string(s[o + 3 + 2 * k]);
+          if (!s[o + 2 + 2 * k] && !s[o + 3 + 2 * k]) continue;
+          switch (role) {
+            case SlotRole::WaitRelease:
+              if (s[o + 2 + 2 * k]) c.detail += r + ": " + a + " commit(s) never waited by " + m.tasks[t].name + "; ";
+              if (s[o + 3 + 2 * k]) c.detail += r + ": " + b + " wait(s) never released by " + m.tasks[t].name + "; ";
+              break;
+            case SlotRole::WaitOnly:
+              c.detail += r + ": " + a + " commit(s) never waited by " + m.tasks[t].name + "; ";
+              break;
+            case SlotRole::ReleaseOnly:
+              c.detail += r + ": " + a + " commit(s) never released by " + m.tasks[t].name + "; ";
+              break;
+            case SlotRole::Phantom:
+              c.detail += r + ": " + a +
+                          (ps.pipes[p].phantom_consumer ? " commit(s) never waited by any consumer task (none waits on it); "
+                                                        : " commit(s) never released (no task releases it); ");
+              break;
+          }
         }
       }
     } else if (kind == "race") {
@@ -154,7 +171,25 @@ struct Search {
         else if (Wb && Ra) c.detail = p.why + ": " + side(p.b, true, wb) + " while " + side(p.a, false, ra);
         if (!c.detail.empty()) break;
       }
-      c.detail = "aliasing race: " + c.detail;
+      if (!c.detail.empty()) {
+        c.detail = "aliasing race: " + c.detail;
+      } else {
+        for (size_t p = 0; p < ps.pipes.size() && c.detail.empty(); ++p) {
+          if (!(s[sem.layout().pipe_off[p] + 1] & kReuseRace)) continue;
+          auto const& pipe = ps.pipes[p];
+          std::string readers, releasers;
+          for (size_t k = 0; k < pipe.consumers.size(); ++k) {
+            if (pipe.consumers[k] < 0) continue;
+            std::string& l = pipe.roles[k] == SlotRole::WaitOnly ? readers : releasers;
+            l += (l.empty() ? "" : ", ") + m.tasks[pipe.consumers[k]].name;
+          }
+          auto const& e = c.events.back();
+          c.detail = "stage reuse race: " + m.tasks[e.task].name + " runs " + m.step_text(e.task, e.step) +
+                     " on a stage of " + m.resource(pipe.resource).name + " that " + readers +
+                     " (waits, never releases) has not finished reading: " + (releasers.empty() ? "no task" : releasers) +
+                     " gave it back first. Order the release after the last read (e.g. through a proxy resource committed after it)";
+        }
+      }
     } else if (kind == "pdl") {
       auto const& e = c.events.back();
       c.detail = "PDL launch before any PDL wait: " + m.tasks[e.task].name + " runs " + m.step_text(e.task, e.step) +

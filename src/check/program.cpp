@@ -106,6 +106,79 @@ struct Compiler {
 
 bool async_engine(PipelineConfig::Engine e) { return e != PipelineConfig::Engine::Async; }
 
+// Consumer slots (see SlotRole): one per task that waits on or releases the pipe, in task
+// order; a Phantom slot when no task releases it (its stages are never given back).
+void assign_consumer_slots(Model const& m, std::vector<int> const& pipe_of, ProgramSet& ps) {
+  int nt = static_cast<int>(m.tasks.size());
+  for (size_t p = 0; p < ps.pipes.size(); ++p) {
+    auto& pipe = ps.pipes[p];
+    bool any_waiter = false, any_releaser = false;
+    for (int t = 0; t < nt; ++t) {
+      bool waits = false, releases = false;
+      for (auto const& s : m.tasks[t].schedule.steps) {
+        if (s.resource < 0 || pipe_of[s.resource] != static_cast<int>(p)) continue;
+        waits |= s.kind == ir::StepKind::Wait;
+        releases |= s.kind == ir::StepKind::Release;
+      }
+      if (!waits && !releases) continue;
+      any_waiter |= waits;
+      any_releaser |= releases;
+      pipe.consumers.push_back(t);
+      pipe.roles.push_back(waits && releases ? SlotRole::WaitRelease : waits ? SlotRole::WaitOnly : SlotRole::ReleaseOnly);
+      if (!(waits && releases)) pipe.split = true;
+    }
+    if (!any_releaser) {
+      pipe.consumers.push_back(-1);
+      pipe.roles.push_back(SlotRole::Phantom);
+    }
+    pipe.phantom_consumer = !any_waiter;
+  }
+}
+
+// TaskProgram::may_read by a backward fixpoint over the instruction graph: a consumer
+// work on pipe p reads it; a wait or release on p ends the reach.
+std::vector<uint64_t> may_read(TaskProgram const& prog, ir::ScheduleIR const& ir, ProgramSet const& ps, int task) {
+  uint64_t tracked = 0;
+  for (size_t p = 0; p < ps.pipes.size() && p < 64; ++p)
+    for (size_t k = 0; k < ps.pipes[p].consumers.size(); ++k)
+      if (ps.pipes[p].consumers[k] == task && ps.pipes[p].roles[k] == SlotRole::WaitOnly) tracked |= uint64_t(1) << p;
+  std::vector<uint64_t> out(prog.code.size(), 0);
+  if (!tracked) return out;
+  auto pipe_of = [&](int r) {
+    for (size_t p = 0; p < ps.pipes.size(); ++p)
+      if (ps.pipes[p].resource == r) return static_cast<int>(p);
+    return -1;
+  };
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (int i = static_cast<int>(prog.code.size()) - 1; i >= 0; --i) {
+      auto const& in = prog.code[i];
+      uint64_t v = 0;
+      auto succ = [&](int j) { if (j >= 0 && j < static_cast<int>(out.size())) v |= out[j]; };
+      switch (in.op) {
+        case Op::End: break;
+        case Op::LoopEnd: case Op::TileEnd: case Op::Break: succ(in.target); break;
+        case Op::LoopHead: case Op::TileHead: case Op::Skip: case Op::Guard: case Op::Cond:
+          succ(i + 1); succ(in.target); break;
+        case Op::Step: {
+          succ(i + 1);
+          auto const& st = ir.steps[in.step];
+          int p = st.resource >= 0 ? pipe_of(st.resource) : -1;
+          if (p >= 0 && p < 64 && (tracked >> p & 1)) {
+            if (st.kind == ir::StepKind::Wait || st.kind == ir::StepKind::Release) v &= ~(uint64_t(1) << p);
+            if (st.kind == ir::StepKind::Work && st.role == WorkRole::Consumer) v |= uint64_t(1) << p;
+          }
+          break;
+        }
+        default: succ(i + 1); break;
+      }
+      v &= tracked;
+      if (v != out[i]) { out[i] = v; changed = true; }
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 ProgramSet compile(Model const& m) {
@@ -167,16 +240,7 @@ ProgramSet compile(Model const& m) {
       }
 
   int nt = static_cast<int>(m.tasks.size());
-  // Consumer slots go to the tasks that wait, in task order; a task that only releases
-  // (the releasing half of a split consumer) is given its waiter's slot below.
-  for (int t = 0; t < nt; ++t)
-    for (auto const& s : m.tasks[t].schedule.steps)
-      if (s.kind == ir::StepKind::Wait && s.resource >= 0 && pipe_of[s.resource] >= 0) {
-        auto& cons = ps.pipes[pipe_of[s.resource]].consumers;
-        if (std::find(cons.begin(), cons.end(), t) == cons.end()) cons.push_back(t);
-      }
-  std::vector<size_t> waiters(ps.pipes.size());
-  for (size_t p = 0; p < ps.pipes.size(); ++p) waiters[p] = ps.pipes[p].consumers.size();
+  assign_consumer_slots(m, pipe_of, ps);
   for (int t = 0; t < nt; ++t) {
     auto const& ir = m.tasks[t].schedule;
     Compiler c{ir, ps, t, {}, kBefore, kBefore, {}};
@@ -221,18 +285,8 @@ ProgramSet compile(Model const& m) {
             si.effect = s.kind == SK::Wait ? Effect::Wait : Effect::Release;
             si.pipe = pipe;
             ps.pipes[pipe].users |= uint64_t(1) << t;
-            auto& cons = ps.pipes[pipe].consumers;
-            int slot = -1;
-            for (size_t i = 0; i < cons.size(); ++i)
-              if (cons[i] == t) slot = static_cast<int>(i);
-            if (slot < 0 && waiters[pipe] == 1) {  // split consumer: release for the waiter
-              slot = 0;
-              ps.pipes[pipe].split = true;
-            }
-            if (slot < 0) {
-              cons.push_back(t);
-              slot = static_cast<int>(cons.size()) - 1;
-            }
+            auto const& cons = ps.pipes[pipe].consumers;
+            int slot = static_cast<int>(std::find(cons.begin(), cons.end(), t) - cons.begin());
             si.consumer_slot = slot;
           }
           break;
@@ -241,8 +295,6 @@ ProgramSet compile(Model const& m) {
     }
     ps.steps.push_back(std::move(infos));
   }
-  for (auto& p : ps.pipes)
-    if (p.consumers.empty()) p.phantom_consumer = true;
   // Empty TMA commits: checked where one task both acquires and does all producer work.
   for (size_t p = 0; p < ps.pipes.size(); ++p) {
     auto& pipe = ps.pipes[p];
@@ -259,7 +311,9 @@ ProgramSet compile(Model const& m) {
         if (s.kind == ir::StepKind::Work && s.role == WorkRole::Producer && s.resource == pipe.resource)
           ps.steps[t][s.id].fills_pipe = static_cast<int>(p);
   }
+  for (int t = 0; t < nt; ++t) ps.tasks[t].may_read = may_read(ps.tasks[t], m.tasks[t].schedule, ps, t);
   for (auto& p : ps.pipes) {
+    if (p.split || p.phantom_consumer) continue;  // lanes only for tasks that wait and release
     auto lanes = consumer_lanes(m, p.resource, p.consumers);
     if (lanes.empty()) continue;
     p.lanes = static_cast<int>(lanes.size());

@@ -11,8 +11,11 @@ Semantics::Semantics(Model const& m, ProgramSet const& ps, Config const& cfg) : 
   int w = nt * 4;
   for (auto const& p : ps.pipes) {
     lay_.pipe_off.push_back(w);
-    int slots = p.phantom_consumer ? 1 : static_cast<int>(p.consumers.size());
+    int slots = static_cast<int>(p.consumers.size());
     lay_.pipe_slots.push_back(slots);
+    for (int k = 0; k < slots; ++k)
+      if (p.roles[k] == SlotRole::WaitOnly)
+        wait_only_.push_back({static_cast<int>(lay_.pipe_off.size()) - 1, k, p.consumers[k]});
     w += 2 + 2 * slots;
   }
   lay_.glob = w;
@@ -110,6 +113,7 @@ bool Semantics::visible(uint16_t const* s, int t) const {
   auto const& si = ps_.steps[t][in.step];
   bool keeps_window = si.effect == Effect::Local && aux_[t][in.step];
   if (s[Layout::task_off(t) + 3] != 0 && !keeps_window) return true;
+  if (reading_wait_only(s, t)) return true;  // this step may end the read a stage reuse tests
   switch (si.effect) {
     case Effect::Local: return false;
     case Effect::AliasWork:
@@ -136,12 +140,37 @@ bool Semantics::enabled(uint16_t const* s, int t) const {
   if (si.effect == Effect::Acquire) {
     int o = lay_.pipe_off[si.pipe];
     if (ps_.pipes[si.pipe].lanes) return lane_stage_free(s, si.pipe);
-    int used = 0;
-    for (int c = 0; c < lay_.pipe_slots[si.pipe]; ++c) used = std::max(used, s[o + 2 + 2 * c] + s[o + 3 + 2 * c]);
-    return s[o] + used < ps_.pipes[si.pipe].stages;
+    return s[o] + stages_in_use(s, si.pipe) < ps_.pipes[si.pipe].stages;
   }
   if (si.effect == Effect::Wait) return s[lay_.pipe_off[si.pipe] + 2 + 2 * si.consumer_slot] > 0;
   return true;
+}
+
+int Semantics::stages_in_use(uint16_t const* s, int pipe) const {
+  auto const& p = ps_.pipes[pipe];
+  int o = lay_.pipe_off[pipe], used = 0;
+  for (int c = 0; c < lay_.pipe_slots[pipe]; ++c) {
+    switch (p.roles[c]) {
+      case SlotRole::WaitRelease: used = std::max(used, s[o + 2 + 2 * c] + s[o + 3 + 2 * c]); break;
+      case SlotRole::ReleaseOnly:
+      case SlotRole::Phantom: used = std::max<int>(used, s[o + 2 + 2 * c]); break;
+      case SlotRole::WaitOnly: break;  // does not give stages back
+    }
+  }
+  return used;
+}
+
+bool Semantics::reading_wait_only(uint16_t const* s, int t) const {
+  for (auto const& w : wait_only_)
+    if (w.task == t && s[lay_.pipe_off[w.pipe] + 3 + 2 * w.slot] > 0) return true;
+  return false;
+}
+
+void Semantics::end_reads(uint16_t* s) const {
+  for (auto const& w : wait_only_) {
+    uint16_t& reading = s[lay_.pipe_off[w.pipe] + 3 + 2 * w.slot];
+    if (reading && !(ps_.tasks[w.task].may_read[s[Layout::task_off(w.task)]] >> w.pipe & 1)) reading = 0;
+  }
 }
 
 void Semantics::successors(uint16_t const* s, int t, std::vector<uint16_t>& out, bool known_enabled) const {
@@ -171,6 +200,14 @@ void Semantics::successors(uint16_t const* s, int t, std::vector<uint16_t>& out,
       break;
     case Effect::Acquire:
       lw = 0;
+      // The stage this acquire reuses held the item `stages` back; a WaitOnly consumer
+      // with that many items unfinished (uncommitted + unwaited + still read) reads it.
+      for (int c = 0; c < lay_.pipe_slots[si.pipe]; ++c)
+        if (ps_.pipes[si.pipe].roles[c] == SlotRole::WaitOnly &&
+            b[po] + b[po + 2 + 2 * c] + b[po + 3 + 2 * c] >= ps_.pipes[si.pipe].stages) {
+          b[lay_.glob] |= kRace;
+          b[po + 1] |= kReuseRace;
+        }
       ++b[po];
       b[po + 1] &= ~kUmmaPending;  // the producer's acquire completes only after the MMA read
       break;
@@ -199,15 +236,19 @@ void Semantics::successors(uint16_t const* s, int t, std::vector<uint16_t>& out,
       --b[po + 2 + 2 * si.consumer_slot];
       ++b[po + 3 + 2 * si.consumer_slot];
       break;
-    case Effect::Release:
+    case Effect::Release: {
       lw = 0;
       // On the GPU a release arrives on the empty barrier whether or not the stage was
-      // waited: one with nothing to release frees a stage the producer has not filled
-      // (or the consumer still reads). Only a split consumer's releasing task can do it.
-      if (b[po + 3 + 2 * si.consumer_slot] > 0) --b[po + 3 + 2 * si.consumer_slot];
+      // waited (or, for a ReleaseOnly task, even committed): one with nothing to give
+      // back frees a stage the producer has not filled or a consumer still reads.
+      int c = si.consumer_slot;
+      bool wait_release = ps_.pipes[si.pipe].roles[c] == SlotRole::WaitRelease;
+      uint16_t& owed = b[po + (wait_release ? 3 : 2) + 2 * c];
+      if (owed > 0) --owed;
       else b[lay_.glob] |= kEarlyRelease;
       if (b[po + 1] & kUmmaCur) b[po + 1] = (b[po + 1] & ~kUmmaCur) | kUmmaPending;
       break;
+    }
     case Effect::PdlWait:
       lw = 0;
       b[lay_.glob] |= kPdlWaited;
@@ -373,6 +414,7 @@ void Semantics::advance(std::vector<uint16_t>& b, int t, std::vector<uint16_t>& 
 // collection of shared-condition outcomes, race detection.
 void Semantics::finish(std::vector<uint16_t>& b, std::vector<uint16_t>& out) const {
   if (cfg_.parametric) renormalize(b.data());
+  end_reads(b.data());
   collect_garbage(b.data());
   check_race(b.data());
   out.insert(out.end(), b.begin(), b.end());
@@ -416,11 +458,17 @@ bool Semantics::writing(uint16_t const* s, int alias, int* who) const {
     if (s[o + 1] & kAsyncHold) { if (who) *who = -1; return true; }
     // Broadcast: a committed stage is unwaited while some consumer has not waited it
     // (min over consumers); domain lanes: while its one lane has not (any lane's full).
+    // Only waiting slots count (a ReleaseOnly or Phantom slot's first word is not "unwaited").
     bool lanes = ps_.pipes[ar.pipe].lanes > 0;
     int mn = lanes ? 0 : 1 << 30;
-    for (int c = 0; c < lay_.pipe_slots[ar.pipe]; ++c)
+    bool any = false;
+    for (int c = 0; c < lay_.pipe_slots[ar.pipe]; ++c) {
+      auto role = ps_.pipes[ar.pipe].roles[c];
+      if (role != SlotRole::WaitRelease && role != SlotRole::WaitOnly) continue;
+      any = true;
       mn = lanes ? std::max<int>(mn, s[o + 2 + 2 * c]) : std::min<int>(mn, s[o + 2 + 2 * c]);
-    if (mn > 0) { if (who) *who = -1; return true; }
+    }
+    if (any && mn > 0) { if (who) *who = -1; return true; }
   }
   return false;
 }

@@ -34,7 +34,8 @@ constexpr uint16_t kFailureFlags = kRace | kPdlViolation | kEarlyRelease | kComm
 // Pipe flag bits: an asynchronous producer wrote into the held stage; an MMA consumer
 // read the held stage; an MMA consumer's read may still be in flight after release;
 // producer work happened since the last commit (TMA pipes with Pipe::tma_fill_check).
-enum : uint16_t { kAsyncHold = 1, kUmmaCur = 2, kUmmaPending = 4, kFilled = 8 };
+// kReuseRace: an acquire reused a stage a WaitOnly consumer still reads (with kRace).
+enum : uint16_t { kAsyncHold = 1, kUmmaCur = 2, kUmmaPending = 4, kFilled = 8, kReuseRace = 16 };
 // Domain-lane pipes keep the lane of the next commit in the flag word's high byte.
 constexpr int kLaneShift = 8;
 
@@ -90,6 +91,11 @@ class Semantics {
   void collect_garbage(uint16_t* s) const;
   void check_race(uint16_t* s) const;
   bool lane_stage_free(uint16_t const* s, int pipe) const;
+  int stages_in_use(uint16_t const* s, int pipe) const;  // not yet given back by every releasing slot
+  void end_reads(uint16_t* s) const;                      // clears WaitOnly reads no task can continue
+  bool reading_wait_only(uint16_t const* s, int t) const; // t holds a WaitOnly read still open
+  struct WaitOnlySlot { int pipe, slot, task; };
+  std::vector<WaitOnlySlot> wait_only_;
 
   Model const& m_;
   ProgramSet const& ps_;

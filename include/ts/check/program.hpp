@@ -44,6 +44,10 @@ struct Instr {
 
 struct TaskProgram {
   std::vector<Instr> code;
+  // Per instruction: pipes (bit per pipe index) on which the task can still run a
+  // consumer work before its next wait or release on that pipe. Only pipes where the
+  // task holds a WaitOnly slot are tracked.
+  std::vector<uint64_t> may_read;
   long long static_trip = -1;  // trip count when the domain loop's bounds are static
   bool has_loop = false, has_tile_loop = false;
 };
@@ -65,18 +69,31 @@ struct StepInfo {
   int fills_pipe = -1;     // producer work on a TMA pipe checked for empty commits (Pipe::tma_fill_check)
 };
 
+// What a consumer slot of a pipe stands for (the two words a, b it keeps per state):
+//   WaitRelease: a task that waits and releases: a = committed, not yet waited by it;
+//                b = waited, not yet released.
+//   WaitOnly:    a task that waits but never releases (the waiting half of a split
+//                consumer): a = committed, not yet waited; b = waited, still being read
+//                (cleared when the task can no longer reach a consumer work on the pipe
+//                before its next wait: TaskProgram::may_read).
+//   ReleaseOnly: a task that releases but never waits (the releasing half): a =
+//                committed, not yet released by it; b unused.
+//   Phantom:     no task releases the pipe: a = commits never released (stages never free).
+// A stage is free once every releasing slot (WaitRelease, ReleaseOnly, Phantom) gave it
+// back; reusing it while a WaitOnly slot still reads it is a race (stage reuse).
+enum class SlotRole : uint8_t { WaitRelease, WaitOnly, ReleaseOnly, Phantom };
+
 struct Pipe {
   int resource = -1;
   int stages = 1;
-  std::vector<int> consumers;     // tasks that wait on it (broadcast: each waits every stage);
-                                  // a task that only releases (split consumer, S11) shares
-                                  // the slot of the one task that waits
+  std::vector<int> consumers;     // task of each consumer slot (-1 for a phantom slot)
+  std::vector<SlotRole> roles;    // role of each consumer slot
   // Domain-lane interleaved consumers (S3.3, S6.12): lanes = the wait/release stride when
   // the consumer tasks are exactly one per lane (lane = the task's domain-loop start).
   // Commit k then goes to lane k mod lanes only, not to every consumer; 0 = broadcast.
   int lanes = 0;
   std::vector<int> slot_of_lane;  // consumer slot of each lane
-  bool phantom_consumer = false;  // no consumer task: commits pile up (reported as unbalanced)
+  bool phantom_consumer = false;  // no task waits on it: commits pile up (reported as unbalanced)
   bool async_producer = false;    // TMA / UMMA / CLC: writing until the consumer's wait
   // TMA producer whose one acquiring task is the one task doing producer work on it: a
   // commit with no producer work since the acquire arms the full barrier for bytes that
@@ -84,8 +101,8 @@ struct Pipe {
   bool tma_fill_check = false;
   bool umma_consumer = false;     // reading past release until the producer's next acquire
   bool aliased = false;
-  bool split = false;             // some task releases on a waiter's slot: its releases and the
-                                  // waits do not commute (an early release is a failure)
+  bool split = false;             // a WaitOnly or ReleaseOnly slot: its credit ops do not
+                                  // commute with the others' (early release, stage reuse)
   int alias = -1;
   uint64_t users = 0;             // tasks with any credit op on it
   uint64_t acquirers = 0;         // tasks that acquire it (acquires compete for free stages)
