@@ -148,3 +148,36 @@ TEST(CpuAtomicity, IndependentLanesAreOrderedByTheConvergenceAlone) {
 }
 
 }  // namespace
+
+namespace {
+
+// The emulated named barrier refuses what bar.sync leaves undefined.
+TEST(CpuAtomicity, NamedBarrierMisuseIsReported) {
+  expect_error<ts::cpu::EmulationError>(
+      [] {
+        run_raw([](ts::cpu::ThreadEntry const& e) { e.emu->named_barrier(8, e.coord.thread_in_block < 32 ? 64 : 96); },
+                96, 64);
+      },
+      {"bar.sync 8 used with thread counts"});
+  expect_error<ts::cpu::EmulationError>([] { run_raw([](ts::cpu::ThreadEntry const& e) { e.emu->named_barrier(0, 32); }); },
+                                        {"barrier id 0"});
+}
+
+// A named barrier over two of three warps releases them together and orders their
+// accesses: a store before it by one warp, a load after it by the other is no race.
+TEST(CpuAtomicity, NamedBarrierOrdersItsParticipants) {
+  run_raw(
+      [](ts::cpu::ThreadEntry const& e) {
+        int t = e.coord.thread_in_block;
+        if (t >= 64) return;  // the third warp is not part of it
+        auto* word = reinterpret_cast<int32_t*>(e.kctx.smem_base);
+        if (t == 0) ts::arch::smem_store(word, 42);
+        e.emu->named_barrier(9, 64);
+        if (t == 63) {
+          EXPECT_EQ(ts::arch::smem_load(word), 42);
+        }
+      },
+      96, 64, {.detect_races = true});
+}
+
+}  // namespace
