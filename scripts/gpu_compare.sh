@@ -27,13 +27,13 @@ for round in 1 2; do
     for s in $shapes; do
       IFS=x read -r m n k <<<"$s"
       "$dir/bench/gemm/ts_bench_gemm" "$m" "$n" "$k" 2>&1 | tee -a "$out/compare_${tree}.log" |
-        grep -E "^bench gemm(_dynamic|_twin)? " | sed "s/^/$tree round=$round /"
+        grep -E "^bench gemm(_dynamic|_twin)? " | sed "s/^/$tree round=$round /" || true
     done
     "$dir/bench/gemm/ts_bench_pingpong" 4096 4096 4096 2>&1 | tee -a "$out/compare_${tree}.log" |
-      grep -E "^bench gemm_pingpong" | sed "s/^/$tree round=$round /"
+      grep -E "^bench gemm_pingpong" | sed "s/^/$tree round=$round /" || true
     "$dir/bench/gemm/ts_bench_multicast" 4096 4096 4096 2>&1 | tee -a "$out/compare_${tree}.log" |
-      grep -E "^bench gemm_multicast" | sed "s/^/$tree round=$round /"
+      grep -E "^bench gemm_multicast" | sed "s/^/$tree round=$round /" || true
     "$dir/bench/copy/ts_bench_copy" 1073741824 2>&1 | tee -a "$out/compare_${tree}.log" |
-      grep -E "^bench .*size=1073741824" | sed "s/^/$tree round=$round /"
+      grep -E "^bench .*size=1073741824" | sed "s/^/$tree round=$round /" || true
   done
 done
