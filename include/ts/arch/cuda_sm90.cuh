@@ -105,6 +105,13 @@ struct Sm90Arch {
     }
 #endif
   }
+  // Convergence before a leader signals for its task (exec::Context::converge).
+  // bar.warp.sync / bar.sync order the participants' memory accesses before what any of
+  // them does next, so the leader's release-arrive covers the whole task's accesses.
+  __device__ void warp_sync() { __syncwarp(); }
+  __device__ void task_sync(int barrier_id, int threads) {
+    asm volatile("bar.sync %0, %1;" ::"r"(barrier_id), "r"(threads) : "memory");
+  }
   // Hopper has no UMMA engine; the MMA-consumer stand-in (wgmma) releases by threads,
   // after wgmma.wait_group has retired the reads of the stage it releases.
   __device__ void umma_commit(uint64_t* bar) { mbar_arrive(bar); }

@@ -13,6 +13,10 @@
 //   template <class Q> WorkTile queue_read(Q const&, void const* response);
 //   void pdl_wait();  void pdl_launch();
 //   [[noreturn]] void fail(char const* what, WaitSite const&);
+//   void warp_sync();                                  // __syncwarp: the warp's lanes converge
+//   void task_sync(int barrier_id, int threads);       // bar.sync id, threads: the task's warps
+// (the last two may be missing only from an Arch that runs each task as one thread, such
+// as a test's trace-only Arch: there is nothing to converge).
 // Optional step hooks (the CPU emulator uses them for scheduling points, replay and
 // error reports; the CUDA arch lacks them, so they compile away there):
 //   void on_sync(int task, int resource, SyncOp);  template <auto M> void on_work(int task, int resource);
@@ -210,6 +214,9 @@ class Handle {
       c.advance(p.num_stages, p.stride_commit);
       return;
     }
+    // A leader's arrival publishes the stage the whole task wrote: converge first.
+    if (p.producer == EngineKind::Async) ctx_->converge(p.producer_signal);
+    if (p.producer == EngineKind::Umma) ctx_->converge(SignalMode::CtaLeader);
     if (p.producer == EngineKind::Async && ctx_->signals(p.producer_signal)) {
       // AsyncLoad: the arrival fires when this thread's cp.async copies have landed
       // (backends without cp.async arrive directly).
@@ -256,6 +263,9 @@ class Handle {
       c.advance(p.num_stages, p.stride_release);
       return;
     }
+    // A leader's arrival hands the stage back for the whole task, whose every lane may
+    // still be reading it (a queue response, a stage read by ld.shared): converge first.
+    ctx_->converge(p.consumer == EngineKind::Umma ? SignalMode::CtaLeader : p.consumer_signal);
     if (p.consumer == EngineKind::Umma) {
       if (ctx_->signals(SignalMode::CtaLeader)) ctx_->arch_.umma_commit(empty_bar(c.index));
     } else if (p.multicast_ctas > 1 && p.consumer_signal == SignalMode::TaskWarpLeader) {
@@ -463,6 +473,38 @@ class Context {
   template <class C, class K, class F>
   TS_HD void when_false(C const& cond, K const&, F&& body) { when_false(cond, body); }
 
+  // The checker models a task's op as one step; on the GPU the task's lanes and warps run
+  // apart (independent thread scheduling), so before a leader signals for the task every
+  // thread must have finished what precedes the op: otherwise the other side may refill
+  // a slot a lane still reads (racecheck's hazard on the dynamic queue's response) or
+  // read a stage a lane has not written yet. Called by every thread of the task, on
+  // every op where a leader signals (commit, release); `m` is who signals:
+  //   All: each thread arrives for itself, nothing to converge;
+  //   TaskWarpLeader (with or without CtaLeader): lane 0 of each warp arrives for its warp,
+  //     so the warp converges (bar.warp.sync, which also orders the lanes' memory accesses
+  //     before the leader's release-arrive); the barrier counts one arrival per warp;
+  //   CtaLeader: one thread arrives for all the task's warps: one warp converges, several
+  //     meet at the task's named barrier (bar.sync kTaskBarrierBase + task, task threads).
+  // Acquire's expect_tx and fetch_work_tile need none: they publish only the leader's own
+  // copy issue, after the leader's own wait (the stage's contents are published by commit).
+  TS_HD void converge(SignalMode m) {
+    if constexpr (requires { arch_.warp_sync(); }) {
+      if (m == SignalMode::All) return;
+      if (m == SignalMode::CtaLeader && thread().task_threads > 32) {
+        if (task_id_ >= kTaskBarriers) {
+          WaitSite w;
+          w.task = task_id_;
+          arch_.fail("CtaLeader signal in a multi-warp task beyond the named barriers reserved for tasks", w);
+        }
+        arch_.task_sync(kTaskBarrierBase + task_id_, thread().task_threads);
+      } else {
+        arch_.warp_sync();
+      }
+    } else {
+      (void)m;
+    }
+  }
+
   TS_HD bool signals(SignalMode m) const {
     ThreadCoord const& t = thread();
     switch (m) {
@@ -473,6 +515,10 @@ class Context {
     }
     return true;
   }
+
+  // Named barriers: 0 is __syncthreads, 1 .. 7 are left to work bodies (the GEMM's
+  // TMA-store epilogue uses 1 + warp group), 8 .. 15 converge tasks 0 .. 7 (converge()).
+  static constexpr int kTaskBarrierBase = 8, kTaskBarriers = 8;
 
   Arch& arch_;
   PipelineRuntime const* pipes_;

@@ -129,8 +129,15 @@ void Emulator::clc_try_cancel(void* response, uint64_t* b) {
   if (reinterpret_cast<uintptr_t>(response) & 15) fail("CLC response buffer is not 16-byte aligned");
   im.bar(*c, b, "CLC response completion");
   Impl* ip = &im;
+  // Race detection: the response is a write into the slot by the issuing thread, made
+  // when the engine completes it, and its completion releases the issuer's clock to the
+  // readers (like a bulk copy). The readers are every lane of the consuming tasks
+  // (clc_is_canceled / clc_first_ctaid), so a slot refilled while a lane still reads it
+  // is a race, as racecheck sees it on the GPU.
+  int tid = f.tid, step = f.step;
+  VClock snap = f.vc;
   ++c->async_inflight;
-  im.async_ops.push_back({c, [ip, c, response, b] {
+  im.async_ops.push_back({c, [ip, c, response, b, tid, step, snap] {
                             Kernel& k = *c->kernel;
                             ClcResponse r{0, 0, 0, 0};
                             for (size_t i = 0; i < k.status.size(); ++i)
@@ -143,16 +150,30 @@ void Emulator::clc_try_cancel(void* response, uint64_t* b) {
                                 r = {1u, uint32_t(i), 0, 0};
                                 break;
                               }
+                            if (ip->opt.detect_races) {
+                              ip->record_access(*c, tid, snap, step,
+                                                uint32_t(static_cast<unsigned char*>(response) - c->smem), 16, true);
+                              vc_join(c->bars[uint32_t(reinterpret_cast<unsigned char*>(b) - c->smem)].accum, snap);
+                            }
                             std::memcpy(response, &r, sizeof r);
                             if (k.complete()) ip->wake_all(k.pdl_waiters);
                             ip->complete_tx(*c, b, 16);
                           }});
+  if (im.opt.detect_races) ++f.vc[f.tid];
+}
+
+// A lane's read of the whole 16-byte response (race detection).
+void Emulator::Impl::record_response_read(Cta& c, void const* response) {
+  if (!opt.detect_races) return;
+  Fiber& f = fiber();
+  record_access(c, f.tid, f.vc, f.step, uint32_t(static_cast<unsigned char const*>(response) - c.smem), 16, false);
 }
 
 bool Emulator::clc_is_canceled(void const* response) {
   Impl& im = *impl_;
   Cta& c = *im.fiber().cta;
   im.check_smem_range(c, response, 16, "a CLC response query");
+  im.record_response_read(c, response);
   ClcResponse r;
   std::memcpy(&r, response, sizeof r);
   if (r.canceled > 1) fail("CLC response read before any response was written (garbage in shared memory)");
@@ -163,11 +184,11 @@ bool Emulator::clc_is_canceled(void const* response) {
 int Emulator::clc_first_ctaid(void const* response) {
   Impl& im = *impl_;
   Cta& c = *im.fiber().cta;
+  im.record_response_read(c, response);
   ClcResponse r;
   std::memcpy(&r, response, sizeof r);
   if (r.canceled != 1)
     fail("CLC: reading the first CTA id of a failed response: undefined behaviour (SPEC S13.3)");
-  (void)c;
   return int(r.x);
 }
 

@@ -137,6 +137,10 @@ void Emulator::Impl::deadlock() {
             b.op = "warp_sync";
             line << "lane reconvergence (other lanes of the warp are blocked elsewhere)";
             break;
+          case WaitKind::NamedBarrier:
+            b.op = "task_sync";
+            line << "the task's named barrier (bar.sync; other threads of the task are blocked elsewhere)";
+            break;
           case WaitKind::None: b.op = "?"; break;
         }
         if (b.step >= 0 && m) line << " [step #" << b.step << " " << m->step_text(first->task, b.step) << "]";

@@ -162,6 +162,7 @@ void Emulator::Impl::launch_cta(Kernel& k, int idx) {
   c->live = n;
   c->warps.resize(n / 32);
   for (auto& w : c->warps) w.live = 32;
+  c->conv = c->warps;
   for (int t = 0; t < n; ++t) {
     auto f = make_fiber(c.get(), t, next_fiber_id++, opt.stack_bytes);
     if (k.spec.model) {
@@ -210,6 +211,8 @@ void Emulator::Impl::fiber_done(Fiber* f) {
   cta_sync_check(c);  // an exited thread no longer holds the CTA barrier back
   --c.warps[f->tid / 32].live;
   warp_sync_check(c, f->tid / 32);
+  --c.conv[f->tid / 32].live;
+  converge_check(c, f->tid / 32);
   maybe_retire(c);
 }
 

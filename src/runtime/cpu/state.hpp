@@ -40,7 +40,7 @@ struct MbarState {
 };
 
 enum class FiberState { Runnable, Blocked, Done };
-enum class WaitKind { None, Mbar, CtaSync, Pdl, Replay, WarpSync };
+enum class WaitKind { None, Mbar, CtaSync, Pdl, Replay, WarpSync, NamedBarrier };
 
 struct Fiber {
   int id = 0;  // creation order, global: part of the deterministic choice order
@@ -91,6 +91,14 @@ struct Cta {
     std::vector<Fiber*> waiters;
   };
   std::vector<Warp> warps;  // lane reconvergence at synchronization steps
+  std::vector<Warp> conv;   // explicit __syncwarp (Emulator::warp_converge)
+  struct NamedBarrier {
+    int expected = 0;
+    long long gen = 0;
+    std::vector<Fiber*> arrived;  // in the phase in progress
+    std::vector<Fiber*> waiters;
+  };
+  NamedBarrier named[16];  // bar.sync 1 .. 15 (0 is the CTA barrier)
   std::deque<std::function<void()>> mma_queue;  // the CTA's MMA engine, in issue order
   std::vector<float> tmem;                      // 128 lanes x columns
   bool pdl_waited = false;                      // a thread of this CTA ran griddepcontrol.wait
@@ -153,6 +161,7 @@ struct Emulator::Impl {
   void cta_sync_check(Cta& c);
   void warp_sync(Fiber& f);
   void warp_sync_check(Cta& c, int warp);
+  void converge_check(Cta& c, int warp);
 
   MbarState& bar(Cta& c, uint64_t* b, char const* what);
   void mbar_arrive_by(Cta& c, uint64_t* b, int tid, VClock const* vc, char const* who);
@@ -160,6 +169,7 @@ struct Emulator::Impl {
   void complete_phase_if_done(Cta& c, MbarState& s);
   void check_smem_range(Cta& c, void const* p, std::size_t bytes, char const* what);
   void record_access(Cta& c, int tid, VClock const& vc, int step, uint32_t off, std::size_t bytes, bool write);
+  void record_response_read(Cta& c, void const* response);
 
   // reports
   std::string where(Fiber const& f) const;

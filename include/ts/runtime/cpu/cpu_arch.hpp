@@ -25,6 +25,8 @@ struct CpuArch {
   bool mbar_try_wait(uint64_t* b, uint32_t phase) { return emu->mbar_try_wait(b, phase); }
   void mbar_wait(uint64_t* b, uint32_t phase, WaitSite const& s) { emu->mbar_wait(b, phase, s); }
   void umma_commit(uint64_t* b) { emu->umma_commit(b); }
+  void warp_sync() { emu->warp_converge(); }
+  void task_sync(int barrier_id, int threads) { emu->named_barrier(barrier_id, threads); }
 
   template <class Q>
   WorkTile first_tile(Q const& q) {

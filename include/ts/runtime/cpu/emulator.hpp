@@ -76,6 +76,11 @@ class Emulator {
   bool mbar_try_wait(uint64_t* bar, uint32_t phase);
   void mbar_wait(uint64_t* bar, uint32_t phase, WaitSite const& site);
   void cta_sync();
+  // __syncwarp over the live lanes / bar.sync id, threads: both order the participants'
+  // accesses (the race detector joins their clocks), unlike the implicit reconvergence at
+  // steps (RunOptions::converged_warps), which only limits the interleaving.
+  void warp_converge();
+  void named_barrier(int id, int threads);
   void umma_commit(uint64_t* bar);
   void pdl_wait();
   void pdl_launch();

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# compute-sanitizer racecheck and synccheck over every GEMM variant, the copies and the
+# pipeline-group examples at >= 512 tiles, so persistent CTAs take many tiles each and every
+# queue slot and ring stage is reused (a one-tile-per-CTA run cannot show a slot refilled
+# under a lane still reading it). Each run's own result checks must pass too.
+#   ts_bench_gemm M N K: static, hand-written twin, dynamic scheduler, row-major B,
+#     column-major A, column-major A + row-major B (128 x 256 tiles: 4096x4096 and
+#     2048x8192 are 512 tiles); ts_bench_pingpong / ts_bench_multicast M N K;
+#   ts_examples_cuda BYTES: the five copies and examples 11-13 (64 MiB: 2048 TMA stages of
+#     32 KiB, 528 CTAs for the group examples).
+# Usage: scripts/gpu_sanitize.sh [build-dir] [tools] [runs]   (defaults: build-gpu,
+#   "racecheck synccheck", all runs). Logs under ${OUT:-out}/san_<tool>_<run>.log; one
+#   "sanitize ..." line per (run, tool) on stdout. Exits non-zero when any run is unclean.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build-gpu}
+tools=${2:-racecheck synccheck}
+runs=${3:-gemm_4096x4096x512 gemm_2048x8192x1024 pingpong_4096x4096x512 multicast_4096x4096x512 examples_64MiB}
+out=${OUT:-out}
+mkdir -p "$out"
+limit=${SANITIZE_TIMEOUT:-280}
+
+command_of() {
+  case $1 in
+    gemm_4096x4096x512) echo "$build/bench/gemm/ts_bench_gemm 4096 4096 512" ;;
+    gemm_2048x8192x1024) echo "$build/bench/gemm/ts_bench_gemm 2048 8192 1024" ;;
+    pingpong_4096x4096x512) echo "$build/bench/gemm/ts_bench_pingpong 4096 4096 512" ;;
+    multicast_4096x4096x512) echo "$build/bench/gemm/ts_bench_multicast 4096 4096 512" ;;
+    examples_64MiB) echo "$build/examples/ts_examples_cuda 67112960" ;;
+    *) echo "unknown run $1" >&2; return 1 ;;
+  esac
+}
+
+status=0
+for run in $runs; do
+  cmd=$(command_of "$run") || { status=1; continue; }
+  for tool in $tools; do
+    log="$out/san_${tool}_${run}.log"
+    start=$(date +%s)
+    # shellcheck disable=SC2086
+    timeout "$limit" compute-sanitizer --tool "$tool" $cmd > "$log" 2>&1
+    rc=$?
+    secs=$(( $(date +%s) - start ))
+    summary=$(grep -E "(RACECHECK|ERROR) SUMMARY" "$log" | tail -1 | sed 's/^========= //')
+    ok=$(grep -cE "( OK$|result=PASS)" "$log")
+    bad=$(grep -cE "(MISMATCH|result=FAIL)" "$log")
+    echo "sanitize run=$run tool=$tool rc=$rc secs=$secs checks_ok=$ok checks_bad=$bad summary=\"$summary\" cmd=\"compute-sanitizer --tool $tool $cmd\""
+    case "$tool:$summary" in
+      "racecheck:RACECHECK SUMMARY: 0 hazards"* | "synccheck:ERROR SUMMARY: 0 errors"*)
+        { [ "$rc" = 0 ] && [ "$bad" = 0 ]; } || status=1 ;;
+      *) status=1 ;;
+    esac
+  done
+done
+exit $status
