@@ -19,6 +19,7 @@ runs=${3:-gemm_4096x4096x512 gemm_2048x8192x1024 pingpong_4096x4096x512 multicas
 out=${OUT:-out}
 mkdir -p "$out"
 limit=${SANITIZE_TIMEOUT:-280}
+export TS_BENCH_ONCE=1  # one timed launch per kernel: the sanitizers are 100x slower
 
 command_of() {
   case $1 in
@@ -42,14 +43,15 @@ for run in $runs; do
     rc=$?
     secs=$(( $(date +%s) - start ))
     summary=$(grep -E "(RACECHECK|ERROR) SUMMARY" "$log" | tail -1 | sed 's/^========= //')
+    # Hazards by kernel: the benches run cuBLAS (nvjet/cutlass kernels) in the same process
+    # as the reference, and racecheck reports hazards inside those (not ours to fix); a
+    # run is clean when no reported hazard or error names a TS kernel.
+    ref=$(grep -E "^========= +(Error|and|Barrier|Invalid)" "$log" | grep -cE "nvjet|cublas|cutlass|sm90_xmma")
+    ts=$(grep -E "^========= +(Error|and|Barrier|Invalid)" "$log" | grep -vcE "nvjet|cublas|cutlass|sm90_xmma")
     ok=$(grep -cE "( OK$|result=PASS)" "$log")
     bad=$(grep -cE "(MISMATCH|result=FAIL)" "$log")
-    echo "sanitize run=$run tool=$tool rc=$rc secs=$secs checks_ok=$ok checks_bad=$bad summary=\"$summary\" cmd=\"compute-sanitizer --tool $tool $cmd\""
-    case "$tool:$summary" in
-      "racecheck:RACECHECK SUMMARY: 0 hazards"* | "synccheck:ERROR SUMMARY: 0 errors"*)
-        { [ "$rc" = 0 ] && [ "$bad" = 0 ]; } || status=1 ;;
-      *) status=1 ;;
-    esac
+    echo "sanitize run=$run tool=$tool rc=$rc secs=$secs checks_ok=$ok checks_bad=$bad ts_reports=$ts reference_reports=$ref summary=\"$summary\" cmd=\"compute-sanitizer --tool $tool $cmd\""
+    [ -n "$summary" ] && [ "$rc" = 0 ] && [ "$bad" = 0 ] && [ "$ts" = 0 ] || status=1
   done
 done
 exit $status

@@ -165,6 +165,9 @@ inline void cublas_gemm_colmajor_a(cublasHandle_t h, __nv_bfloat16 const* a, __n
 // TS figure ran several percent low). Returns each kernel's median.
 template <class... F>
 std::array<float, sizeof...(F)> interleaved_median_ms_on(cudaStream_t stream, int warmup, int reps, F&&... f) {
+  // Under compute-sanitizer one launch per kernel is enough (and all there is time for):
+  // scripts/gpu_sanitize.sh sets TS_BENCH_ONCE; the timings printed then mean nothing.
+  if (std::getenv("TS_BENCH_ONCE")) warmup = 0, reps = 1;
   for (int i = 0; i < warmup; ++i) (f(), ...);
   cudaEvent_t e0, e1;
   BENCH_CHECK(cudaEventCreate(&e0));

@@ -159,6 +159,12 @@ struct Sm90Arch {
       asm volatile("st.global.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(g), "r"(tile), "r"(canceled), "r"(0u), "r"(0u)
                    : "memory");
       asm volatile("fence.proxy.async.global;" ::: "memory");  // generic write -> async-proxy read
+      // The consumers read the previous response in this slot with generic loads and
+      // released it (mbarrier arrive, acquired by this thread's wait); the bulk copy
+      // writes through the async proxy, which that release/acquire alone does not order:
+      // the proxy fence makes the generic reads happen before the async write (racecheck
+      // reported the WAR hazard at 512 tiles without it).
+      asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
       asm volatile(
           "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], 16, [%2];" ::"r"(
               smem_addr(response)),
