@@ -25,7 +25,13 @@ struct Options {
   std::vector<long long> check_lengths;
   int check_tiles = 2;                    // work tiles explored for persistent schedules
   bool check_reduction = true;            // partial-order reduction; false = plain BFS (to measure it)
+  // UNSAFE from the exhaustive checker throws ts::VerificationError carrying the failing
+  // run and its JSON; false returns it in the report's verdict instead (warning_mode also
+  // returns it). INCOMPLETE never throws: it is reported as the verdict (never a pass).
+  bool throw_on_unsafe = true;
 };
+// Ranges of these fields: include/ts/core/validation.hpp (checked when a TaskManager is
+// built and when the checker starts; a value outside them is a ts::OptionsError).
 
 struct TaskModel {
   std::string name;
