@@ -30,8 +30,10 @@ std::string with_event(std::string const& fields) {
 TEST(BadInputReplayJson, DeeplyNestedArraysAreAnErrorNotACrash) {
   std::string json = R"({"kind": "deadlock", "events": )" + std::string(100'000, '[');
   auto m = message_of(json);
+  EXPECT_NE(m.find("[replay.json-depth]"), std::string::npos) << m;
   EXPECT_NE(m.find("nest deeper than 64 levels"), std::string::npos) << m;
   EXPECT_NE(m.find("malformed counterexample JSON at offset"), std::string::npos) << m;
+  EXPECT_NE(m.find("Expected at most 64 levels"), std::string::npos) << m;
 }
 
 TEST(BadInputReplayJson, NegativeStepRejectedWithItsRange) {
@@ -49,7 +51,9 @@ TEST(BadInputReplayJson, NegativeTaskRejectedWithItsRange) {
 
 TEST(BadInputReplayJson, TwentyDigitIndicesRejected) {
   auto m = message_of(with_event(R"("task": 12345678901234567890, "step": 0)"));
+  EXPECT_NE(m.find("[replay.json-integer-range]"), std::string::npos) << m;
   EXPECT_NE(m.find("12345678901234567890 does not fit in 64 bits"), std::string::npos) << m;
+  EXPECT_NE(m.find("got 12345678901234567890."), std::string::npos) << m;
   // 19 digits fit in 64 bits but not in a task index.
   m = message_of(with_event(R"("task": 0, "step": 1234567890123456789)"));
   EXPECT_NE(m.find("[replay.json-step-range]"), std::string::npos) << m;

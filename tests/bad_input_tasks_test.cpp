@@ -55,6 +55,7 @@ TEST(BadInputTasks, OverlappingWarpRangesRejected) {
   EXPECT_EQ(d.check, "model.overlapping-warps");
   EXPECT_EQ(d.task, "B");
   EXPECT_NE(d.message.find("'A' (warps 0..3) and 'B' (warps 2..5)"), std::string::npos) << d.format();
+  EXPECT_EQ(d.expected, "'B' starting at warp >= 4");
   EXPECT_EQ(d.actual, "warps(2, 4)");
   EXPECT_NE(d.hint.find(".warps(4, 4)"), std::string::npos) << d.format();
 }

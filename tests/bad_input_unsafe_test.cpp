@@ -4,6 +4,9 @@
 // INCOMPLETE is returned, never thrown.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <cstdlib>
+
 #include "ts/check/explore.hpp"
 #include "ts/runtime/cpu/counterexample_replay.hpp"
 #include "ts/ts.hpp"
@@ -73,6 +76,8 @@ TEST(BadInputUnsafe, UnsafeVerdictThrowsWithTheCounterexample) {
     EXPECT_NE(e.checker_report().find("UNSAFE"), std::string::npos);
     ASSERT_EQ(e.diagnostics().size(), 1u);
     auto const& d = e.diagnostics()[0];
+    // TS_PRINT_DIAGS=1 prints the message (docs/checks.md quotes these).
+    if (std::getenv("TS_PRINT_DIAGS")) std::fprintf(stderr, "DIAG %s\n", d.format().c_str());
     EXPECT_EQ(d.check, "S6.9.deadlock");
     // Named where a task is blocked: A at y.wait() or B at x.wait().
     EXPECT_TRUE((d.task == "A" && d.step_text == "y.wait()") || (d.task == "B" && d.step_text == "x.wait()"))

@@ -55,8 +55,8 @@ void validate_task_layout(Model const& m) {
       d.task = y.name;
       d.message = "tasks '" + x.name + "' (" + warp_span(x) + ") and '" + y.name + "' (" + warp_span(y) +
                   ") share warps; every warp runs exactly one task's schedule";
-      d.expected = "'" + y.name + "' starting at warp >= " + std::to_string(x_end) + " or ending at warp < " +
-                   std::to_string(x.warp_start);
+      d.expected = "'" + y.name + "' starting at warp >= " + std::to_string(x_end) +
+                   (x.warp_start > 0 ? " or ending before warp " + std::to_string(x.warp_start) : std::string());
       d.actual = range_text(y.warp_start, y.num_warps);
       d.hint = "give each task its own warp range, e.g. .warps(" + std::to_string(x_end) + ", " +
                std::to_string(y.num_warps) + ") for '" + y.name + "'";

@@ -49,9 +49,9 @@ std::optional<Diagnostic> missing_signal(Model const& m, int r, bool full_barrie
                    "task '" + m.tasks[t].name + "' calls " + name + "." + op + "() but never " + name + "." + cl +
                        "(): the " + barrier + " barrier of '" + name + "' is declared with " +
                        std::to_string(declared) + " arrival(s) per stage, which task(s) " + join_task_names(m, with) +
-                       " deliver together, but only " +
-                       (closers.empty() ? std::string("no task") : join_task_names(m, closers)) + " call " + cl +
-                       "(), so the stage never completes");
+                       " deliver together, but " +
+                       (closers.empty() ? std::string("no task calls ") : "only task(s) " + join_task_names(m, closers) + " call ") +
+                       cl + "(), so the stage never completes");
   d.expected = name + "." + cl + "() in '" + m.tasks[t].name + "'";
   d.actual = "no " + cl + "()";
   d.hint = "add " + name + "." + cl + "() to '" + m.tasks[t].name + "' after its last use of the stage; keep the " +

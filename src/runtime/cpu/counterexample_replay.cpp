@@ -52,6 +52,16 @@ class Reader {
   [[noreturn]] void fail(std::string const& what) const {
     throw EmulationError("ts::cpu: malformed counterexample JSON at offset " + std::to_string(i_) + ": " + what);
   }
+  // A structurally valid document outside what the reader accepts, in diagnostic form.
+  [[noreturn]] void refuse(std::string check, std::string what, std::string expected, std::string actual) const {
+    Diagnostic d;
+    d.check = std::move(check);
+    d.message = "malformed counterexample JSON at offset " + std::to_string(i_) + ": " + what;
+    d.expected = std::move(expected);
+    d.actual = std::move(actual);
+    d.hint = "use the checker's own export (tm.last_counterexample_json()) unedited";
+    throw EmulationError("ts::cpu: " + d.format());
+  }
   void ws() {
     while (i_ < t_.size() && (t_[i_] == ' ' || t_[i_] == '\n' || t_[i_] == '\r' || t_[i_] == '\t')) ++i_;
   }
@@ -105,8 +115,10 @@ class Reader {
     Reader& r;
     explicit DepthGuard(Reader& rr) : r(rr) {
       if (++r.depth_ > kMaxDepth)
-        r.fail("arrays and objects nest deeper than " + std::to_string(kMaxDepth) +
-               " levels (the checker's export nests 3); expected at most " + std::to_string(kMaxDepth));
+        r.refuse("replay.json-depth",
+                 "arrays and objects nest deeper than " + std::to_string(kMaxDepth) +
+                     " levels (the checker's export nests 3)",
+                 "at most " + std::to_string(kMaxDepth) + " levels", "more than " + std::to_string(kMaxDepth));
     }
     ~DepthGuard() { --r.depth_; }
   };
@@ -150,7 +162,9 @@ class Reader {
       errno = 0;
       v.n = std::strtoll(t_.substr(i_, end - i_).c_str(), nullptr, 10);
       // strtoll saturates at LLONG_MAX/MIN: a 20-digit index must not become a valid-looking one.
-      if (errno == ERANGE) fail("the integer " + t_.substr(i_, end - i_) + " does not fit in 64 bits");
+      if (errno == ERANGE)
+        refuse("replay.json-integer-range", "the integer " + t_.substr(i_, end - i_) + " does not fit in 64 bits",
+               "an integer in -9223372036854775808..9223372036854775807", t_.substr(i_, end - i_));
       i_ = end;
     } else {
       fail(std::string("unexpected '") + c + "'");
