@@ -11,6 +11,7 @@
 #include "ts/check/explore.hpp"
 #include "ts/core/model.hpp"
 #include "ts/core/task.hpp"
+#include "ts/core/validation.hpp"
 #include "ts/runtime/launch_layout.hpp"
 #include "ts/schedule/recorder.hpp"
 #include "ts/schedule/registers.hpp"
@@ -26,7 +27,9 @@ class TaskManagerBase {
   // S8.1 schedule table and S8.2 register budget (silenced by verbose=false).
   void print(std::ostream& os = std::cout) const;
   // Prints (when verbose), runs every static check and, when enabled, the exhaustive
-  // checker. Throws ts::VerificationError on errors unless warning_mode is set.
+  // checker. Throws ts::VerificationError on static errors, and on an UNSAFE verdict
+  // (carrying the counterexample and its JSON) while Options::throw_on_unsafe is set;
+  // warning_mode reports both instead. INCOMPLETE is returned, never thrown.
   VerifyReport print_and_verify(std::ostream& os = std::cout);
   bool verified() const { return verified_; }
   VerifyReport const& last_report() const { return report_; }
@@ -42,7 +45,10 @@ class TaskManagerBase {
   LaunchLayout const& layout();
 
  protected:
-  explicit TaskManagerBase(Options o) { model_.options = o; }
+  explicit TaskManagerBase(Options o) {
+    validate_options(o);
+    model_.options = o;
+  }
   int register_resource(ResourceRef const& r);
   void add_graph(DependencyGraph const& g);
   // Numbers the pipeline groups of the registered resources (SPEC S10).
@@ -63,6 +69,7 @@ class TaskManager : public TaskManagerBase {
   TaskManager(std::tuple<Tasks...> tasks, DependencyGraph const& graph, Options options = {})
       : TaskManagerBase(options), tasks_(std::move(tasks)) {
     std::apply([&](auto const&... t) { (register_task_resources(t), ...); }, tasks_);
+    validate_task_layout(model_);  // before recording: a task's thread count comes from its warps
     add_graph(graph);
     collect_groups();
     std::apply([&](auto const&... t) { (record_task(t), ...); }, tasks_);

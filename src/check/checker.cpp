@@ -7,6 +7,7 @@
 #include "ts/check/counterexample.hpp"
 #include "ts/check/explore.hpp"
 #include "ts/check/report.hpp"
+#include "ts/core/validation.hpp"
 
 namespace ts::check {
 
@@ -14,6 +15,7 @@ namespace ts::check {
 constexpr long long kWitnessSearch = 256;
 
 CheckerResult run_exhaustive(Model const& model) {
+  validate_options(model.options);  // an edited Model skips the TaskManager's check
   auto ps = compile(model);
   auto const& o = model.options;
   Config base;

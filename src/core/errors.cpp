@@ -32,4 +32,13 @@ static std::string join_diags(std::vector<Diagnostic> const& ds) {
 VerificationError::VerificationError(std::vector<Diagnostic> diags)
     : std::runtime_error(join_diags(diags)), diags_(std::move(diags)) {}
 
+VerificationError::VerificationError(std::vector<Diagnostic> diags,
+                                     std::shared_ptr<check::Counterexample const> counterexample,
+                                     std::string counterexample_json, std::string checker_report)
+    : std::runtime_error(join_diags(diags)),
+      diags_(std::move(diags)),
+      counterexample_(std::move(counterexample)),
+      counterexample_json_(std::move(counterexample_json)),
+      checker_report_(std::move(checker_report)) {}
+
 }  // namespace ts

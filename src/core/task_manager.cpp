@@ -3,6 +3,7 @@
 #include "ts/print/printout.hpp"
 #include "ts/verify/checker.hpp"
 #include "ts/verify/static_checks.hpp"
+#include "unsafe_verdict.hpp"
 
 namespace ts {
 
@@ -78,8 +79,11 @@ VerifyReport TaskManagerBase::print_and_verify(std::ostream& os) {
     if (model_.options.warning_mode) d.severity = Severity::Warning;
     if (d.severity == Severity::Error) errors = true;
   }
+  std::optional<VerificationError> unsafe;
   if (!errors && model_.options.exhaustive_check) {
     auto r = check::run_exhaustive(model_);
+    if (r.verdict == Verdict::Unsafe && model_.options.throw_on_unsafe && !model_.options.warning_mode)
+      unsafe = unsafe_verdict_error(model_, r);
     rep.verdict = r.verdict;
     rep.checker_text = r.report;
     if (r.verdict == Verdict::Unsafe) {
@@ -93,6 +97,9 @@ VerifyReport TaskManagerBase::print_and_verify(std::ostream& os) {
   report_ = rep;
   if (errors) throw VerificationError(rep.diagnostics);
   verified_ = rep.verdict != Verdict::Unsafe || model_.options.warning_mode;
+  // Thrown after report_ and the counterexample are kept: a caller that catches it can
+  // still read last_report() / last_counterexample().
+  if (unsafe) throw *unsafe;
   return rep;
 }
 

@@ -1,6 +1,9 @@
 // S6.3-S6.5 Dependency graph and resource usage.
 //   S6.3 the graph is realizable: every resource it names is used by some schedule, and
-//        every edge `down <- up` has a task reading `up` and a task writing `down`.
+//        every edge `down <- up` has a task reading `up` and a task writing `down`, and
+//        (edge-without-task) one task doing both: the edge claims `down` is produced from
+//        `up`, which only a task that reads `up` and writes `down` does. Without that,
+//        naming the wrong upstream ({out, {in}} for in -> P -> buf -> C -> out) passed.
 //   S6.4 every resource a schedule touches appears in the graph. Work queues and PDL
 //        resources are exempt: they order tiles and launches, not data.
 //   S6.5 every resource a task declares in reads()/writes() is used by its schedule.
@@ -20,6 +23,31 @@ bool any_task_lists(Model const& m, int r, bool in_writes) {
   for (auto const& t : m.tasks)
     if (contains(in_writes ? t.writes : t.reads, r)) return true;
   return false;
+}
+
+std::vector<int> tasks_listing(Model const& m, int r, bool in_writes) {
+  std::vector<int> out;
+  for (size_t t = 0; t < m.tasks.size(); ++t)
+    if (contains(in_writes ? m.tasks[t].writes : m.tasks[t].reads, r)) out.push_back(static_cast<int>(t));
+  return out;
+}
+
+// The edge `down <- up` as some task realizes it: it reads up and writes down.
+bool some_task_derives(Model const& m, int down, int up) {
+  for (auto const& t : m.tasks)
+    if (contains(t.reads, up) && contains(t.writes, down)) return true;
+  return false;
+}
+
+// What the tasks writing `down` read: the upstream the edge should name.
+std::string upstream_suggestion(Model const& m, int down) {
+  std::vector<int> read;
+  for (int t : tasks_listing(m, down, true))
+    for (int r : m.tasks[t].reads)
+      if (r != down && !contains(read, r)) read.push_back(r);
+  std::string s;
+  for (int r : read) s += (s.empty() ? "" : ", ") + m.resource(r).name;
+  return s;
 }
 
 bool in_graph(Model const& m, int r) {
@@ -53,6 +81,27 @@ void check_graph_usage(Model const& m, Diagnostics& out) {
         d.actual = "none";
         out.push_back(d);
       }
+    }
+    // Self-edges are ping-pong resources (S6.19); a missing reader/writer is reported above.
+    for (int up : e.upstream) {
+      if (up == e.resource || !any_task_lists(m, up, false) || !any_task_lists(m, e.resource, true)) continue;
+      if (some_task_derives(m, e.resource, up)) continue;
+      auto const& down_name = m.resource(e.resource).name;
+      auto const& up_name = m.resource(up).name;
+      auto d = at_resource(m, e.resource, "S6.3.edge-without-task",
+                           "the edge '" + down_name + "' <- '" + up_name + "' says '" + down_name +
+                               "' is produced from '" + up_name + "', but no task both reads '" + up_name +
+                               "' and writes '" + down_name + "' (reading '" + up_name + "': " +
+                               join_task_names(m, tasks_listing(m, up, false)) + "; writing '" + down_name +
+                               "': " + join_task_names(m, tasks_listing(m, e.resource, true)) + ")");
+      d.task = join_task_names(m, tasks_listing(m, e.resource, true));
+      d.expected = "a task with .reads(" + up_name + ").writes(" + down_name + ")";
+      d.actual = "none";
+      std::string suggestion = upstream_suggestion(m, e.resource);
+      d.hint = suggestion.empty() ? "name as upstream what the tasks writing '" + down_name + "' read"
+                                  : "name what the tasks writing '" + down_name + "' read: {" + down_name + ", {" +
+                                        suggestion + "}}";
+      out.push_back(d);
     }
     if (!any_task_lists(m, e.resource, true)) {
       auto d = at_resource(m, e.resource, "S6.3.edge-without-writer",

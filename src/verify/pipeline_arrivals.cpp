@@ -5,6 +5,7 @@
 // the tasks that commit / release the resource) and reports any difference with both
 // numbers: too few declared arrivals completes a phase early (a race), too many never
 // completes it (a hang).
+#include "missing_signal.hpp"
 #include "passes.hpp"
 #include "ts/verify/arrival_model.hpp"
 
@@ -97,13 +98,20 @@ void check_pipeline_arrivals(Model const& m, Diagnostics& out) {
     auto producers = tasks_issuing(m, r, ir::StepKind::Commit);
     auto consumers = tasks_issuing(m, r, ir::StepKind::Release);
     auto x = expected_arrivals(cfg, participants(m, producers), participants(m, consumers));
-    if (!producers.empty() && x.full_arrivals != cfg.declared_full_arrivals())
+    // A forgotten commit/release is blamed on the task that forgot it (missing_signal.hpp).
+    auto forgot_commit = x.full_arrivals != cfg.declared_full_arrivals()
+                             ? missing_signal(m, r, true, producers, consumers) : std::nullopt;
+    auto forgot_release = x.empty_arrivals != cfg.declared_empty_arrivals()
+                              ? missing_signal(m, r, false, producers, consumers) : std::nullopt;
+    if (forgot_commit) out.push_back(*forgot_commit);
+    if (forgot_release) out.push_back(*forgot_release);
+    if (!forgot_commit && !producers.empty() && x.full_arrivals != cfg.declared_full_arrivals())
       out.push_back(count_mismatch(m, producers, r, ir::StepKind::Commit, "S6.10.full-arrivals", "full",
                                    x.full_arrivals, cfg.declared_full_arrivals(), x.full_rule,
                                    cfg.producer_engine() == PipelineConfig::Engine::Async
                                        ? group_hint("producer_group", cfg.producer_signal, x.full_arrivals)
                                        : "let one task commit each stage (its elected thread arrives once)"));
-    if (!consumers.empty() && x.empty_arrivals != cfg.declared_empty_arrivals())
+    if (!forgot_release && !consumers.empty() && x.empty_arrivals != cfg.declared_empty_arrivals())
       out.push_back(count_mismatch(m, consumers, r, ir::StepKind::Release, "S6.10.empty-arrivals", "empty",
                                    x.empty_arrivals, cfg.declared_empty_arrivals(), x.empty_rule,
                                    cfg.consumer_engine() == PipelineConfig::Engine::Async

@@ -2,11 +2,16 @@
 // the task, the resource, the schedule step (section and index) and, for counts,
 // bytes and strides, the expected and the actual value.
 #pragma once
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace ts {
+
+namespace check {
+struct Counterexample;  // ts/check/explore.hpp
+}
 
 enum class Severity { Error, Warning };
 
@@ -54,14 +59,34 @@ class ModelError : public Error {
   using Error::Error;
 };
 
-// print_and_verify() found one or more problems; all of them are kept.
+// ts::Options (or the emulator's ts::cpu::RunOptions) holds a value outside its
+// documented range; raised before anything runs (src/core/options_validation.cpp).
+class OptionsError : public Error {
+ public:
+  using Error::Error;
+};
+
+// print_and_verify() found one or more problems; all of them are kept. When the
+// exhaustive checker answered UNSAFE (Options::throw_on_unsafe), the error also carries
+// the shortest failing run and its JSON export, ready for ts::cpu replay.
 class VerificationError : public std::runtime_error {
  public:
   explicit VerificationError(std::vector<Diagnostic> diags);
+  VerificationError(std::vector<Diagnostic> diags, std::shared_ptr<check::Counterexample const> counterexample,
+                    std::string counterexample_json, std::string checker_report);
   std::vector<Diagnostic> const& diagnostics() const { return diags_; }
+  // True when the exhaustive checker found the schedule UNSAFE (not a static error).
+  bool unsafe() const { return counterexample_ != nullptr; }
+  // The failing run (null for static errors) and its export (docs/checker.md).
+  check::Counterexample const* counterexample() const { return counterexample_.get(); }
+  std::string const& counterexample_json() const { return counterexample_json_; }
+  std::string const& checker_report() const { return checker_report_; }
 
  private:
   std::vector<Diagnostic> diags_;
+  std::shared_ptr<check::Counterexample const> counterexample_;
+  std::string counterexample_json_;
+  std::string checker_report_;
 };
 
 }  // namespace ts

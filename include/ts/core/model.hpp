@@ -16,16 +16,22 @@ struct Options {
   bool verbose = true;                    // print the report blocks (S8); errors are raised regardless
   bool warning_mode = false;              // run every check but report as warnings (S5.3)
   bool exhaustive_check = true;           // run the interleaving checker (S7)
-  long long state_cap = 20'000'000;       // checker state cap; hitting it is INCOMPLETE, never SAFE
+  long long state_cap = 20'000'000;       // checker state cap (1..2e9); hitting it is INCOMPLETE, never SAFE
   bool assume_pdl_wait_completed = false; // a PDL wait was done outside TS (S12)
-  int sample_iterations = 3;              // domain-loop length the printout simulates when not static
+  int sample_iterations = 3;              // domain-loop length the printout simulates when not static (1..256)
   // Exhaustive checker (S7). Domain lengths explored for loops whose bounds are not static.
   // Empty: first try the parametric proof for every length (SAFE_ALL_K); when it does not
   // apply, check the lengths 1, 2, 3 and sample_iterations and say so in the report.
-  std::vector<long long> check_lengths;
-  int check_tiles = 2;                    // work tiles explored for persistent schedules
+  std::vector<long long> check_lengths;   // each 1..65535
+  int check_tiles = 2;                    // work tiles explored for persistent schedules (1..16)
   bool check_reduction = true;            // partial-order reduction; false = plain BFS (to measure it)
+  // UNSAFE from the exhaustive checker throws ts::VerificationError carrying the failing
+  // run and its JSON; false returns it in the report's verdict instead (warning_mode also
+  // returns it). INCOMPLETE never throws: it is reported as the verdict (never a pass).
+  bool throw_on_unsafe = true;
 };
+// Ranges of these fields: include/ts/core/validation.hpp (checked when a TaskManager is
+// built and when the checker starts; a value outside them is a ts::OptionsError).
 
 struct TaskModel {
   std::string name;

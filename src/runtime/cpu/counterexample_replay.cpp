@@ -1,10 +1,13 @@
 // Checker counterexample -> emulator replay events, from memory or from the JSON export.
 #include "ts/runtime/cpu/counterexample_replay.hpp"
 
+#include <cerrno>
 #include <cstdlib>
+#include <limits>
 #include <map>
 #include <utility>
 
+#include "ts/core/errors.hpp"
 #include "ts/runtime/cpu/errors.hpp"
 
 namespace ts::cpu {
@@ -48,6 +51,16 @@ class Reader {
  private:
   [[noreturn]] void fail(std::string const& what) const {
     throw EmulationError("ts::cpu: malformed counterexample JSON at offset " + std::to_string(i_) + ": " + what);
+  }
+  // A structurally valid document outside what the reader accepts, in diagnostic form.
+  [[noreturn]] void refuse(std::string check, std::string what, std::string expected, std::string actual) const {
+    Diagnostic d;
+    d.check = std::move(check);
+    d.message = "malformed counterexample JSON at offset " + std::to_string(i_) + ": " + what;
+    d.expected = std::move(expected);
+    d.actual = std::move(actual);
+    d.hint = "use the checker's own export (tm.last_counterexample_json()) unedited";
+    throw EmulationError("ts::cpu: " + d.format());
   }
   void ws() {
     while (i_ < t_.size() && (t_[i_] == ' ' || t_[i_] == '\n' || t_[i_] == '\r' || t_[i_] == '\t')) ++i_;
@@ -95,11 +108,26 @@ class Reader {
       }
     }
   }
+  // The export nests three levels deep ({events: [{...}]}); the bound only exists so a
+  // hostile or corrupted file (100,000 '[') is an error instead of a stack overflow.
+  static constexpr int kMaxDepth = 64;
+  struct DepthGuard {
+    Reader& r;
+    explicit DepthGuard(Reader& rr) : r(rr) {
+      if (++r.depth_ > kMaxDepth)
+        r.refuse("replay.json-depth",
+                 "arrays and objects nest deeper than " + std::to_string(kMaxDepth) +
+                     " levels (the checker's export nests 3)",
+                 "at most " + std::to_string(kMaxDepth) + " levels", "more than " + std::to_string(kMaxDepth));
+    }
+    ~DepthGuard() { --r.depth_; }
+  };
   Value value() {
     ws();
     if (i_ >= t_.size()) fail("unexpected end");
     Value v;
     char c = t_[i_];
+    DepthGuard guard(*this);
     if (c == '{') {
       v.kind = Value::Object;
       ++i_;
@@ -131,7 +159,12 @@ class Reader {
       while (end < t_.size() && t_[end] >= '0' && t_[end] <= '9') ++end;
       if (end < t_.size() && (t_[end] == '.' || t_[end] == 'e' || t_[end] == 'E')) fail("expected an integer");
       v.kind = Value::Number;
+      errno = 0;
       v.n = std::strtoll(t_.substr(i_, end - i_).c_str(), nullptr, 10);
+      // strtoll saturates at LLONG_MAX/MIN: a 20-digit index must not become a valid-looking one.
+      if (errno == ERANGE)
+        refuse("replay.json-integer-range", "the integer " + t_.substr(i_, end - i_) + " does not fit in 64 bits",
+               "an integer in -9223372036854775808..9223372036854775807", t_.substr(i_, end - i_));
       i_ = end;
     } else {
       fail(std::string("unexpected '") + c + "'");
@@ -141,6 +174,7 @@ class Reader {
 
   std::string const& t_;
   size_t i_ = 0;
+  int depth_ = 0;
 };
 
 Value const& field(Value const& o, std::string const& k, Value::Kind kind) {
@@ -156,6 +190,25 @@ ir::Section section_of(std::string const& s) {
   throw EmulationError("ts::cpu: counterexample JSON has an unknown section '" + s + "'");
 }
 
+constexpr long long kMaxIndex = std::numeric_limits<int>::max();
+
+// An integer field of event `index` that must lie in [lo, hi]; the message names the
+// field, the event and the range, so a hand-edited export says what is wrong with it.
+// (Whether a task or step index exists in the manager is checked when the events are
+// replayed against it: validate_replay_events.)
+long long bounded(Value const& ev, size_t index, std::string const& k, long long lo, std::string const& meaning) {
+  long long n = field(ev, k, Value::Number).n;
+  if (n >= lo && n <= kMaxIndex) return n;
+  Diagnostic d;
+  d.check = "replay.json-" + k + "-range";
+  d.message = "counterexample JSON event " + std::to_string(index) + " has '" + k + "' = " + std::to_string(n) +
+              ", which is not " + meaning;
+  d.expected = std::to_string(lo) + " <= " + k + " <= " + std::to_string(kMaxIndex);
+  d.actual = std::to_string(n);
+  d.hint = "use the checker's own export (tm.last_counterexample_json()) unedited";
+  throw EmulationError("ts::cpu: " + d.format());
+}
+
 }  // namespace
 
 check::Counterexample counterexample_from_json(std::string const& json) {
@@ -169,14 +222,17 @@ check::Counterexample counterexample_from_json(std::string const& json) {
   if (auto const* bl = doc.get("blocked"); bl && bl->kind == Value::Array)
     for (auto const& b : bl->items)
       if (b.kind == Value::String) c.blocked.push_back(b.s);
-  for (auto const& ev : field(doc, "events", Value::Array).items) {
+  auto const& events = field(doc, "events", Value::Array).items;
+  for (size_t i = 0; i < events.size(); ++i) {
+    auto const& ev = events[i];
     if (ev.kind != Value::Object) throw EmulationError("ts::cpu: counterexample JSON event is not an object");
     check::Event e;
-    e.task = int(field(ev, "task", Value::Number).n);
-    e.step = int(field(ev, "step", Value::Number).n);
+    e.task = int(bounded(ev, i, "task", 0, "a task index"));
+    e.step = int(bounded(ev, i, "step", 0, "a schedule step index"));
     if (auto const* s = ev.get("section"); s && s->kind == Value::String) e.section = section_of(s->s);
-    if (auto const* it = ev.get("iteration"); it && it->kind == Value::Number) e.iteration = it->n;
-    if (auto const* tl = ev.get("tile"); tl && tl->kind == Value::Number) e.tile = int(tl->n);
+    // -1 marks a step outside the domain loop / the tile loop.
+    if (ev.get("iteration")) e.iteration = bounded(ev, i, "iteration", -1, "an iteration (-1: outside the loop)");
+    if (ev.get("tile")) e.tile = int(bounded(ev, i, "tile", -1, "a tile (-1: outside the tile loop)"));
     c.events.push_back(e);
   }
   return c;

@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "state.hpp"
+#include "ts/runtime/cpu/run_validation.hpp"
 
 namespace ts::cpu {
 
@@ -23,6 +24,7 @@ void vc_join(VClock& into, VClock const& from) {
 Cta::~Cta() { std::free(smem); }
 
 Emulator::Emulator(RunOptions o) : impl_(std::make_unique<Impl>()) {
+  validate_run_options(o);
   impl_->opt = o;
   impl_->self = this;
   // splitmix64 state; seed 0 is as good as any other.
@@ -38,7 +40,7 @@ Emulator& Emulator::current() {
 bool Emulator::in_emulated_thread() { return g_impl && g_impl->current; }
 
 int Emulator::add_kernel(KernelSpec k) {
-  if (k.grid_blocks <= 0) throw EmulationError("ts::cpu: grid_blocks must be positive");
+  validate_grid_blocks(k.grid_blocks);  // also the secondary grid of a chain
   if (k.block_threads <= 0 || k.block_threads % 32) throw EmulationError("ts::cpu: block_threads must be a positive multiple of 32");
   auto kern = std::make_unique<Kernel>();
   kern->spec = std::move(k);

@@ -9,7 +9,8 @@
 namespace ts::cpu {
 
 struct RunOptions {
-  int grid_blocks = 1;          // CTAs in the grid (per kernel of a chain unless overridden)
+  int grid_blocks = 1;          // CTAs in the grid (per kernel of a chain unless overridden); 1..65536
+                                // (kMaxEmulatedGridBlocks, run_validation.hpp: larger grids are refused)
   int resident_blocks = 0;      // CTAs that may run at once (emulated SMs); 0 = all of the grid
   uint64_t seed = 1;            // picks the interleaving; the same seed replays it exactly
   bool detect_races = false;    // vector-clock race detection on SMEM checked accessors
@@ -19,7 +20,7 @@ struct RunOptions {
   // is then limited to work bodies. false: lanes are fully independent threads (models
   // independent thread scheduling at its most adversarial).
   bool converged_warps = true;
-  std::size_t stack_bytes = 64 * 1024;  // per emulated thread (fiber)
+  std::size_t stack_bytes = 64 * 1024;  // per emulated thread (fiber); at least kMinStackBytes (16 KiB)
   long long max_actions = 200'000'000;  // safety net against livelock (spinning try_wait loops)
   bool trace = false;           // record each task leader's steps (RunStats::trace_events)
 };

@@ -10,6 +10,7 @@
 
 #include "ts/runtime/cpu/cpu_arch.hpp"
 #include "ts/runtime/cpu/emulator.hpp"
+#include "ts/runtime/cpu/run_validation.hpp"
 #include "ts/runtime/dispatch.hpp"
 #include "ts/runtime/kernel_params.hpp"
 #include "ts/task_manager.hpp"
@@ -79,6 +80,7 @@ RunStats run_chain(TM1& primary, TM2& secondary, RunOptions const& o = {}, int s
 // Steps not listed run freely under the seeded scheduler.
 template <class... Tasks>
 RunStats replay(TaskManager<Tasks...>& tm, std::vector<ReplayEvent> const& events, RunOptions const& o = {}) {
+  validate_replay_events(tm.model(), events, o.grid_blocks);
   Emulator emu(o);
   emu.add_kernel(kernel_spec(tm, o, o.grid_blocks));
   emu.set_replay(events);
