@@ -92,6 +92,20 @@ TEST(CheckLengths, DifferentlyNamedRuntimeLengthsAreUnsafe) {
   expect_mismatch(r, "tiles", "tiles_left");
 }
 
+TEST(CheckLengths, RequestedLengthsAreCombinedPerClass) {
+  // Options::check_lengths replaces the 1..4 range: (2, 2) passes, (2, 3) deadlocks.
+  auto m = two_tasks(NamedFeeder{}, NamedEater<false>{});
+  m.options.check_lengths = {2, 3};
+  auto r = ts::check::run_exhaustive(m);
+  ASSERT_EQ(r.verdict, ts::Verdict::Unsafe) << r.report;
+  EXPECT_NE(r.report.find("Summary (k=(2, 2)"), std::string::npos) << r.report;
+  EXPECT_NE(r.report.find("lengths {2, 3} in every combination"), std::string::npos) << r.report;
+  EXPECT_NE(r.failure->detail.find("Producer's domain loop (tiles) has length 2, Consumer's (tiles_left) length 3"),
+            std::string::npos)
+      << r.failure->detail;
+  EXPECT_NE(r.failure_json.find("\"class_lengths\": [2, 3]"), std::string::npos) << r.failure_json;
+}
+
 TEST(CheckLengths, SameNamedRuntimeLengthsAreSafeForEveryK) {
   auto r = check(two_tasks(NamedFeeder{}, NamedEater<true>{}));
   EXPECT_EQ(r.verdict, ts::Verdict::SafeAllK) << r.report;
