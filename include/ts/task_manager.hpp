@@ -15,6 +15,7 @@
 #include "ts/runtime/launch_layout.hpp"
 #include "ts/schedule/recorder.hpp"
 #include "ts/schedule/registers.hpp"
+#include "ts/schedule/runtime_names.hpp"
 #include "ts/verify/report.hpp"
 
 namespace ts {
@@ -73,6 +74,7 @@ class TaskManager : public TaskManagerBase {
     add_graph(graph);
     collect_groups();
     std::apply([&](auto const&... t) { (record_task(t), ...); }, tasks_);
+    check_runtime_names(model_);
   }
   std::tuple<Tasks...> const& tasks() const { return tasks_; }
 

@@ -6,6 +6,7 @@
 
 #include "ts/check/counterexample.hpp"
 #include "ts/check/explore.hpp"
+#include "ts/check/length_classes.hpp"
 #include "ts/check/report.hpp"
 #include "ts/core/validation.hpp"
 
@@ -13,6 +14,83 @@ namespace ts::check {
 
 // Longest domain length tried when looking for a concrete run of a parametric failure.
 constexpr long long kWitnessSearch = 256;
+// Most concrete runs when length classes are explored independently (each run is a
+// full search of the model).
+constexpr size_t kMaxLengthCombinations = 64;
+
+namespace {
+
+// Every combination of one length per class, smallest total first: lengths that differ
+// by one come early, and the first failing combination is among the shortest runs.
+std::vector<std::vector<long long>> length_combinations(size_t classes, std::vector<long long> const& lengths) {
+  std::vector<std::vector<long long>> out{{}};
+  for (size_t c = 0; c < classes; ++c) {
+    std::vector<std::vector<long long>> next;
+    for (auto const& prefix : out)
+      for (long long k : lengths) {
+        next.push_back(prefix);
+        next.back().push_back(k);
+      }
+    out = std::move(next);
+  }
+  auto total = [](std::vector<long long> const& v) { long long t = 0; for (long long k : v) t += k; return t; };
+  std::stable_sort(out.begin(), out.end(), [&](auto const& a, auto const& b) { return total(a) < total(b); });
+  return out;
+}
+
+// Lengths 1..n per class, n as large as the run budget allows (4 for two or three classes).
+std::vector<long long> default_class_lengths(size_t classes) {
+  for (long long n = 4; n > 2; --n) {
+    size_t runs = 1;
+    for (size_t c = 0; c < classes && runs <= kMaxLengthCombinations; ++c) runs *= static_cast<size_t>(n);
+    if (runs <= kMaxLengthCombinations) {
+      std::vector<long long> v;
+      for (long long k = 1; k <= n; ++k) v.push_back(k);
+      return v;
+    }
+  }
+  return {1, 2};
+}
+
+std::string lengths_list(std::vector<long long> const& v) {
+  std::string s;
+  for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
+  return "{" + s + "}";
+}
+
+// Tasks of different length classes interact: no common length may be assumed, so every
+// combination of per-class lengths is a run of its own.
+std::string explore_independent_lengths(Model const& model, ProgramSet const& ps, Config const& base,
+                                        std::vector<Run>& runs) {
+  auto const& o = model.options;
+  size_t classes = ps.length_classes.size();
+  auto lengths = o.check_lengths.empty() ? default_class_lengths(classes) : o.check_lengths;
+  auto combos = length_combinations(classes, lengths);
+  bool truncated = combos.size() > kMaxLengthCombinations;
+  if (truncated) combos.resize(kMaxLengthCombinations);
+  std::string failing;
+  for (auto const& combo : combos) {
+    Config c = base;
+    c.class_length = combo;
+    c.length = *std::max_element(combo.begin(), combo.end());
+    runs.push_back({c, explore(model, ps, c)});
+    if (runs.back().result.verdict == Verdict::Unsafe) {
+      failing = describe_class_lengths(model, ps, combo);
+      break;
+    }
+  }
+  std::string scope = "the lengths of " + ps.lengths_note +
+                      " are not provably equal and the tasks share a pipe or otherwise interact, so the parametric "
+                      "proof does not apply; "
+                      "each of the " + std::to_string(classes) + " length classes explored independently, lengths " +
+                      lengths_list(lengths) + " in every combination" +
+                      (truncated ? " (only the first " + std::to_string(kMaxLengthCombinations) + ")" : "") +
+                      "; other lengths are not covered";
+  if (!failing.empty()) scope += "; fails when " + failing;
+  return scope;
+}
+
+}  // namespace
 
 CheckerResult run_exhaustive(Model const& model) {
   validate_options(model.options);  // an edited Model skips the TaskManager's check
@@ -26,7 +104,9 @@ CheckerResult run_exhaustive(Model const& model) {
 
   std::vector<Run> runs;
   std::string scope;
-  if (!ps.any_runtime_loop) {
+  if (ps.any_runtime_loop && ps.independent_lengths) {
+    scope = explore_independent_lengths(model, ps, base, runs);
+  } else if (!ps.any_runtime_loop) {
     base.length = 0;
     runs.push_back({base, explore(model, ps, base)});
     scope = ps.tasks.empty() ? "no tasks" : "no runtime-length domain loop: every loop length is fixed by static bounds, so this proof covers every run";
@@ -90,6 +170,14 @@ CheckerResult run_exhaustive(Model const& model) {
     auto b = explore(model, ps, c);
     if (b.failure && b.failure->events.size() <= r.result.failure->events.size()) r.result.failure = b.failure;
   }
+  // A failure at independently chosen lengths names each loop and its length.
+  for (auto& r : runs)
+    if (r.result.failure && !r.config.class_length.empty()) {
+      r.result.failure->class_length = r.config.class_length;
+      auto& detail = r.result.failure->detail;
+      auto lengths = describe_class_lengths(model, ps, r.config.class_length);
+      detail = detail.empty() ? lengths : detail + " (" + lengths + ")";
+    }
   CheckerResult out;
   out.verdict = combine(runs);
   out.report = format_report(model, ps, runs, scope);

@@ -18,7 +18,13 @@ std::string quote(std::string const& s) {
 std::string to_json(Model const& m, Counterexample const& c) {
   std::ostringstream os;
   os << "{\"kind\": " << quote(c.kind) << ", \"detail\": " << quote(c.detail)
-     << ", \"domain_length\": " << c.length << ", \"skipped_tiles\": " << (c.skipped_tiles ? "true" : "false")
+     << ", \"domain_length\": " << c.length;
+  if (!c.class_length.empty()) {
+    os << ", \"class_lengths\": [";
+    for (size_t i = 0; i < c.class_length.size(); ++i) os << (i ? ", " : "") << c.class_length[i];
+    os << "]";
+  }
+  os << ", \"skipped_tiles\": " << (c.skipped_tiles ? "true" : "false")
      << ", \"blocked\": [";
   for (size_t i = 0; i < c.blocked.size(); ++i) os << (i ? ", " : "") << quote(c.blocked[i]);
   os << "], \"events\": [";

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 
+#include "ts/check/length_classes.hpp"
 #include "ts/schedule/expand.hpp"
 
 namespace ts::check {
@@ -320,6 +321,7 @@ ProgramSet compile(Model const& m) {
     p.slot_of_lane.assign(lanes.size(), -1);
     for (size_t c = 0; c < lanes.size(); ++c) p.slot_of_lane[lanes[c]] = static_cast<int>(c);
   }
+  assign_length_classes(m, ps);
   return ps;
 }
 

@@ -30,6 +30,16 @@ std::string format_timeline(Model const& m, Counterexample const& c) {
   return os.str();
 }
 
+namespace {
+// "k=3", or one length per class: "k=(3, 2)".
+std::string lengths_text(Config const& c) {
+  if (c.class_length.empty()) return "k=" + std::to_string(c.length);
+  std::string s = "k=(";
+  for (size_t i = 0; i < c.class_length.size(); ++i) s += (i ? ", " : "") + std::to_string(c.class_length[i]);
+  return s + ")";
+}
+}  // namespace
+
 std::string format_report(Model const& m, ProgramSet const& ps, std::vector<Run> const& runs, std::string const& scope) {
   std::ostringstream os;
   os << "== Exhaustive interleaving check (S7) ==\n";
@@ -50,7 +60,7 @@ std::string format_report(Model const& m, ProgramSet const& ps, std::vector<Run>
       if (r.result.run) { shown = &*r.result.run; break; }
   if (shown) {
     os << (shown->kind == "run" ? "One complete run" : "Shortest failing run (" + shown->kind + ")");
-    os << (shown->length == -1 ? ", parametric" : shown->length == -2 ? ", static loop lengths" : ", domain length " + std::to_string(shown->length))
+    os << (shown->length == -1 ? ", parametric" : shown->length == -2 ? ", static loop lengths" : ", domain length " + std::to_string(shown->length) + (shown->class_length.empty() ? "" : " (longest; per-task lengths below)"))
        << (shown->skipped_tiles ? ", with skipped tiles" : "") << ":\n";
     os << format_timeline(m, *shown);
     if (!shown->detail.empty()) os << "  => " << shown->detail << "\n";
@@ -58,7 +68,7 @@ std::string format_report(Model const& m, ProgramSet const& ps, std::vector<Run>
   }
   for (auto const& r : runs) {
     auto const& s = r.result.stats;
-    os << "Summary (" << (r.config.parametric ? std::string("all k >= 1") : ps.any_runtime_loop ? "k=" + std::to_string(r.config.length) : std::string("static lengths"))
+    os << "Summary (" << (r.config.parametric ? std::string("all k >= 1") : ps.any_runtime_loop ? lengths_text(r.config) : std::string("static lengths"))
        << ", " << (r.config.reduction ? "reduced" : "plain BFS") << "): states=" << s.states
        << " complete=" << s.complete << " deadlocks=" << s.deadlocks << " races=" << s.races
        << " pdl_violations=" << s.pdl << " unbalanced=" << s.unbalanced << " seconds=" << s.seconds << "\n";

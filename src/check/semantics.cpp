@@ -58,8 +58,11 @@ Semantics::Semantics(Model const& m, ProgramSet const& ps, Config const& cfg) : 
 }
 
 long long Semantics::trip(int t) const {
-  long long st = ps_.tasks[t].static_trip;
-  return st >= 0 ? st : cfg_.length;
+  auto const& task = ps_.tasks[t];
+  if (task.static_trip >= 0) return task.static_trip;
+  // Loops not provably as long as the others run their own class's length.
+  int c = task.length_class;
+  return c >= 0 && c < static_cast<int>(cfg_.class_length.size()) ? cfg_.class_length[c] : cfg_.length;
 }
 
 void Semantics::initial(std::vector<std::vector<uint16_t>>& out) const {

@@ -114,4 +114,15 @@ int domain_lane(ScheduleIR const& ir, int resource, StepKind op, int stride) {
   return -1;
 }
 
+
+Bound operator+(Bound b, long long k) {
+  if (k == 0) return b;
+  b.value += k;
+  b.expr += (k > 0 ? " + " : " - ") + std::to_string(k > 0 ? k : -k);
+  b.form = b.form + Affine::of_constant(k);
+  return b;
+}
+
+Bound operator-(Bound b, long long k) { return b + -k; }
+
 }  // namespace ts::ir

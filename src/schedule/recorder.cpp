@@ -279,6 +279,8 @@ ir::Bound to_bound(long long v) {
   b.kind = ir::Bound::Kind::Static;
   b.value = v;
   b.expr = std::to_string(v);
+  b.form = ir::Affine::of_constant(v);
+  b.form_known = true;
   return b;
 }
 
@@ -288,6 +290,8 @@ ir::Bound to_bound(Sym const& s) {
   b.value = s.value;
   b.value_known = s.known;
   b.expr = s.expr;
+  b.form = affine_of(s);
+  b.form_known = true;
   return b;
 }
 
@@ -297,6 +301,9 @@ ir::Bound to_bound(RuntimeValue const& v) {
   b.value = v.value;
   b.value_known = true;
   b.expr = v.name;
+  b.form = ir::Affine::of_symbol(v.name);
+  b.form_known = true;
+  b.named_values.push_back({v.name, v.value});
   return b;
 }
 

@@ -16,6 +16,9 @@ namespace ts::check {
 
 struct Config {
   long long length = 8;        // domain length for loops whose bounds are not static
+  // Per length class (ProgramSet::length_classes): that class's domain length. Empty:
+  // every runtime loop has `length` (then `length` must be the longest of these).
+  std::vector<long long> class_length;
   int tiles = 2;               // work tiles for persistent schedules
   bool reduction = true;       // persistent sets; false = plain BFS
   bool parametric = false;     // abstract the domain length: one proof for every k >= 1
@@ -41,6 +44,7 @@ struct Counterexample {
   std::vector<Event> events;
   std::vector<std::string> blocked;  // deadlock: each unfinished task and the step it waits at
   long long length = 0;              // the domain length of the run (-1: parametric)
+  std::vector<long long> class_length;  // per length class when they were explored independently
   bool skipped_tiles = false;
 };
 

@@ -50,6 +50,16 @@ struct TaskProgram {
   std::vector<uint64_t> may_read;
   long long static_trip = -1;  // trip count when the domain loop's bounds are static
   bool has_loop = false, has_tile_loop = false;
+  // Runtime-length domain loop: index into ProgramSet::length_classes (tasks whose loops
+  // provably run equally long share one); -1 for a static or no domain loop.
+  int length_class = -1;
+};
+
+// Tasks whose runtime-length domain loops provably have the same trip count
+// (check/length_classes.hpp).
+struct LengthClass {
+  std::vector<int> tasks;
+  std::string loop_text;  // the first task's loop as printed, e.g. "tiles", "block_idx..12 step grid_blocks"
 };
 
 // Per-step classification the explorer needs on the hot path.
@@ -133,6 +143,11 @@ struct ProgramSet {
   std::vector<SharedKey> keys;    // keys of conditions; shared when users has 2+ bits
   bool any_skippable = false;
   bool any_runtime_loop = false;  // a domain loop whose length is not static
+  std::vector<LengthClass> length_classes;
+  // Tasks of two different length classes interact: their lengths are explored
+  // independently (concrete combinations) and the parametric proof does not apply.
+  bool independent_lengths = false;
+  std::string lengths_note;       // which two loops are not provably equal
   int pdl_waits = 0, pdl_launches = 0;
 };
 

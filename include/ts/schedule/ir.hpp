@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ts/core/work_traits.hpp"
+#include "ts/schedule/affine.hpp"
 
 namespace ts::ir {
 
@@ -46,7 +47,26 @@ struct Bound {
   bool value_known = true; // Runtime bounds from thread/block indices are unknown on the host
   std::string expr;        // printable form, e.g. "8", "block_idx*256+thread", "Offsets::domain_size(tile)"
   int provider_resource = -1;  // PerTile: resource whose method computes the bound
+  // The bound as a normalised affine form over the launch symbols, ts::runtime names and
+  // per-tile providers (schedule/affine.hpp): what the checker compares to decide whether
+  // two tasks' loops provably have the same length. `expr` stays the printed form.
+  Affine form;
+  bool form_known = false;  // false for bounds not built by the recorder: never provably equal
+  // ts::runtime values this bound names, with the value seen at capture: one name must
+  // mean one value in every task (checked after capture, capture.runtime-name-values).
+  struct NamedValue {
+    std::string name;
+    long long value = 0;
+  };
+  std::vector<NamedValue> named_values;
 };
+
+// `bound + k` / `bound - k` for a bound built by the recorder (a per-tile provider plus
+// an offset, e.g. `ts::per_tile<&R::chunks>(r) + 1`): the offset goes into the value,
+// the printed text and the affine form. In the executing contexts the bound is a plain
+// integer and this is ordinary arithmetic.
+Bound operator+(Bound b, long long k);
+Bound operator-(Bound b, long long k);
 
 // How a work_tile_loop decides to skip a tile (SPEC S4.5).
 struct SkipIf {

@@ -232,6 +232,10 @@ class Handle {
     b.value_known = false;
     b.expr = member_name<M>() + "(tile)";
     b.provider_resource = id_;
+    // The provider is the resource and its method: two tasks calling the same method of
+    // the same resource get the same bound in every tile.
+    b.form = ir::Affine::of_symbol(rec_->resource_name(id_) + "." + member_name<M>() + "(tile)");
+    b.form_known = true;
     return b;
   }
   template <auto M, class... A>

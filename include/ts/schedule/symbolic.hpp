@@ -1,9 +1,13 @@
 // Sym: a runtime integer as seen by the recorder (a thread or block index, a launch
 // value). It keeps a printable expression and, when the host knows it, the value, so
 // a loop bound like `block_idx*256 + thread` is recorded as Runtime with its text.
+// It also keeps the expression as a normalised affine form (schedule/affine.hpp), so the
+// checker can tell when two tasks' loops provably run equally long.
 // In the executing contexts the same expressions are plain ints.
 #pragma once
 #include <string>
+
+#include "ts/schedule/affine.hpp"
 
 namespace ts {
 
@@ -11,7 +15,17 @@ struct Sym {
   std::string expr;
   bool known = false;
   long long value = 0;
+  // Set by arithmetic; a Sym written as {name, false, 0} is the symbol `name` itself.
+  bool has_form = false;
+  ir::Affine form;
 };
+
+// The affine form of a Sym: its own, the constant when known, else the symbol `expr`.
+inline ir::Affine affine_of(Sym const& s) {
+  if (s.has_form) return s.form;
+  if (s.known) return ir::Affine::of_constant(s.value);
+  return ir::Affine::of_symbol(s.expr);
+}
 
 namespace detail {
 inline Sym sym_binary(Sym const& a, char op, Sym const& b) {
@@ -25,6 +39,14 @@ inline Sym sym_binary(Sym const& a, char op, Sym const& b) {
       case '*': r.value = a.value * b.value; break;
       case '/': r.value = b.value ? a.value / b.value : 0; break;
     }
+  }
+  auto fa = affine_of(a), fb = affine_of(b);
+  r.has_form = true;
+  switch (op) {
+    case '+': r.form = fa + fb; break;
+    case '-': r.form = fa - fb; break;
+    case '*': r.form = ir::affine_product(fa, fb, r.expr); break;
+    default: r.form = r.known ? ir::Affine::of_constant(r.value) : ir::affine_quotient(fa, fb, r.expr); break;
   }
   return r;
 }
