@@ -149,11 +149,18 @@ struct Search {
             case SlotRole::ReleaseOnly:
               c.detail += r + ": " + a + " commit(s) never released by " + m.tasks[t].name + "; ";
               break;
-            case SlotRole::Phantom:
-              c.detail += r + ": " + a +
-                          (ps.pipes[p].phantom_consumer ? " commit(s) never waited by any consumer task (none waits on it); "
-                                                        : " commit(s) never released (no task releases it); ");
+            case SlotRole::Phantom: {
+              std::string waiters;
+              for (size_t j = 0; j < ps.pipes[p].consumers.size(); ++j)
+                if (ps.pipes[p].roles[j] == SlotRole::WaitOnly)
+                  waiters += (waiters.empty() ? "" : ", ") + m.tasks[ps.pipes[p].consumers[j]].name;
+              if (ps.pipes[p].phantom_consumer)
+                c.detail += r + ": " + a + " commit(s) never waited by any consumer task (none waits on it); ";
+              else
+                c.detail += r + ": " + a + " stage(s) never released by " + waiters + " (waits on " + r +
+                            ", never releases it; no task releases it); ";
               break;
+            }
           }
         }
       }

@@ -180,13 +180,25 @@ struct Sm90Arch {
   template <class Q>
   __device__ WorkTile queue_read(Q const& q, void const* response) {
     auto const* r = static_cast<QueueResponse const volatile*>(response);
+    // Every thread of the task reads the response (the whole warp calls this), but only
+    // lane 0 loads it and hands it to its warp: lane 0 is the thread whose arrival later
+    // gives the slot back, so every load of the slot precedes that arrival in one
+    // thread's program order, not only through the warp's convergence (racecheck orders
+    // the latter chain through the async-proxy refill as a hazard).
+    uint32_t canceled = 0, tile = 0;
+    if ((coord.thread_in_block & 31) == 0) {
+      canceled = r->canceled;
+      tile = static_cast<uint32_t>(r->tile);
+    }
+    canceled = __shfl_sync(0xffffffffu, canceled, 0);
+    tile = __shfl_sync(0xffffffffu, tile, 0);
     // A failed fetch ends the loop; its tile id is never read (SPEC S13.3).
-    if (!r->canceled) {
+    if (!canceled) {
       WorkTile t;
       t.valid = false;
       return t;
     }
-    return q.make_tile(r->tile);
+    return q.make_tile(static_cast<int>(tile));
   }
   __device__ void pdl_wait() { asm volatile("griddepcontrol.wait;" ::: "memory"); }
   __device__ void pdl_launch() { asm volatile("griddepcontrol.launch_dependents;" :::); }
