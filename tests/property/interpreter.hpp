@@ -50,6 +50,7 @@ struct Replayer {
       case Op::PdlWait: std::get<kPdlIn>(res).wait(); break;
       case Op::PdlLaunch: std::get<kPdlOut>(res).commit(); break;
       case Op::Advance: std::get<kQueue>(res).get_and_advance_work_tile(); break;
+      case Op::Tick: ts::work<&Mem::tick>(std::get<kFlags>(res)); break;
       case Op::WhenTrue: case Op::WhenFalse: condition(n, body); break;
       case Op::FirstIter: case Op::LastIter: case Op::Every: case Op::Skippable: guard(n, loop, body); break;
     }

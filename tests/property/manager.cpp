@@ -23,7 +23,7 @@ void scan(std::vector<Node> const& nodes, TaskUse& u) {
     switch (n.op) {
       case Op::Acquire: case Op::Commit: case Op::Put: case Op::Scribble: u.writes.insert(n.res); break;
       case Op::Wait: case Op::Release: case Op::Take: u.reads.insert(n.res); break;
-      case Op::WhenTrue: case Op::WhenFalse: u.flags = true; break;
+      case Op::WhenTrue: case Op::WhenFalse: case Op::Tick: u.flags = true; break;
       case Op::PdlWait: u.pdl_in = true; break;
       case Op::PdlLaunch: u.pdl_out = true; break;
       default: break;

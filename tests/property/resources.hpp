@@ -33,6 +33,7 @@ struct Mem : ts::MemoryResource {
   void put(ts::ProducerStage const& si) const { ts::arch::smem_store(word(si), int32_t(si.loop_offset)); }
   void take(ts::ConsumerStage const& si) const { (void)ts::arch::smem_load(word(si)); }
   void scribble(ts::ProducerStage const& si) const { ts::arch::smem_store(word(si), int32_t(-1)); }
+  void tick(ts::AuxStage const&) const {}
   // One method per condition key, so the outcome can depend on the key (tasks sharing a
   // key must see the same outcome, which the checker assumes).
   template <int Key>

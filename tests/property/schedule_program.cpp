@@ -28,6 +28,7 @@ char const* op_name(Op op) {
     case Op::PdlWait: return "pdl_in.wait";
     case Op::PdlLaunch: return "pdl_out.commit";
     case Op::Advance: return "queue.get_and_advance_work_tile";
+    case Op::Tick: return "work<tick>(flags)";
     case Op::WhenTrue: return "when_true";
     case Op::WhenFalse: return "when_false";
     case Op::FirstIter: return "first_iter";
@@ -50,7 +51,7 @@ void print_nodes(std::ostream& os, std::vector<Node> const& nodes, int indent) {
       case Op::Put: case Op::Take: case Op::Scribble:
         os << op_name(n.op) << "(m" << n.res << ");\n";
         break;
-      case Op::PdlWait: case Op::PdlLaunch: case Op::Advance:
+      case Op::PdlWait: case Op::PdlLaunch: case Op::Advance: case Op::Tick:
         os << op_name(n.op) << "();\n";
         break;
       case Op::WhenTrue: case Op::WhenFalse:

@@ -21,6 +21,7 @@ enum class Op {
   Put, Take, Scribble,             // work: ring producer, ring consumer, scratch writer
   PdlWait, PdlLaunch,
   Advance,                         // queue.get_and_advance_work_tile()
+  Tick,                            // work<tick>(flags): an auxiliary step touching nothing shared
   WhenTrue, WhenFalse,             // on flags.more(), keyed by `key`
   FirstIter, LastIter, Every,      // domain-loop guards
   Skippable,                       // tile-loop region a skipped tile does not run
