@@ -21,7 +21,10 @@ Verdict check(ts::Model m, bool reduction, std::vector<long long> lengths) {
   auto r = ts::check::run_exhaustive(m);
   Verdict v;
   v.verdict = r.verdict;
-  if (r.failure) v.kind = r.failure->kind;
+  if (r.failure) {
+    v.kind = r.failure->kind;
+    v.length = r.failure->length;
+  }
   v.report = r.report;
   return v;
 }

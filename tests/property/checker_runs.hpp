@@ -17,6 +17,7 @@ struct Verdict {
   ts::Verdict verdict = ts::Verdict::Unchecked;
   std::string kind;  // failure kind ("deadlock", "race", "pdl", "unbalanced"), empty when none
   std::string report;
+  long long length = 0;  // the failing run's domain length
   bool unsafe() const { return verdict == ts::Verdict::Unsafe; }
   bool safe() const { return verdict == ts::Verdict::Safe || verdict == ts::Verdict::SafeAllK; }
 };

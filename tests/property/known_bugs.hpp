@@ -10,6 +10,7 @@ namespace prop {
 inline constexpr AvoidKnownBugs kAvoidKnownBugs{
     .por_alias = false,
     .parametric_step_free_loop = true,
+    .commit_without_acquire = true,
 };
 
 }  // namespace prop

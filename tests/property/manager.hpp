@@ -50,7 +50,29 @@ decltype(auto) with_manager(Program const& p, ts::Options o, F&& f) {
     if (p.loop == LoopKind::Tiles) d.reads(queue);
     return d.schedule(Interpreter{&p, t}, m0, m1, m2, m3, flags, pin, pout, queue);
   };
+  // Every resource some task uses is named in the graph, without ordering between them
+  // (the schedules alone say what waits for what): an edge per written resource, the
+  // read-only ones (flags, pdl_in, the queue, rings no task writes) upstream of the first.
+  std::set<int> written, read;
+  bool any_flags = false, any_in = false, any_out = false;
+  for (int t = 0; t < int(p.tasks.size()); ++t) {
+    auto use = task_use(p, t);
+    written.insert(use.writes.begin(), use.writes.end());
+    read.insert(use.reads.begin(), use.reads.end());
+    any_flags |= use.flags;
+    any_in |= use.pdl_in;
+    any_out |= use.pdl_out;
+  }
+  std::vector<ts::ResourceRef> read_only;
+  for (int i : read)
+    if (!written.count(i)) read_only.push_back(ts::ResourceRef(mems[i]));
+  if (any_flags) read_only.push_back(ts::ResourceRef(flags));
+  if (any_in) read_only.push_back(ts::ResourceRef(pin));
+  if (p.loop == LoopKind::Tiles) read_only.push_back(ts::ResourceRef(queue));
   ts::DependencyGraph g;
+  for (int i : written) g.edges.push_back({ts::ResourceRef(mems[i]), {}});
+  if (any_out) g.edges.push_back({ts::ResourceRef(pout), {}});
+  if (!g.edges.empty()) g.edges.front().upstream = read_only;
   switch (p.tasks.size()) {
     case 2: {
       auto tm = ts::TaskManager(ts::tasks(task(0), task(1)), g, o);

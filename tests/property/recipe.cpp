@@ -18,8 +18,12 @@ struct Builder {
   int take_slot() { return next_slot < kMemSlots ? next_slot++ : -1; }
 
   // Wraps a side's ops in the pipe's guard (tile loops: the skippable region) and condition.
-  std::vector<Node> wrap(PipeRecipe const& pr, std::vector<Node> ops) const {
-    if (pr.cond_key > 0) ops = {block(Op::WhenTrue, std::move(ops), pr.cond_key - 1)};
+  int pipe_index = 0;
+  std::vector<Node> wrap(PipeRecipe const& pr, std::vector<Node> ops, bool consumer_side = false) const {
+    int key = consumer_side && pr.cond_key == 2 ? 3 : pipe_index;
+    // Each pipe has its own key (one key at two sites of one task would tie their outcomes);
+    // cond_key 2 puts the consumer under a key of its own: uncorrelated, usually UNSAFE.
+    if (pr.cond_key > 0) ops = {block(Op::WhenTrue, std::move(ops), key)};
     if (!domain()) {
       if (pr.guard != Guard::None && p.skip_tiles) ops = {block(Op::Skippable, std::move(ops))};
       return ops;
@@ -67,7 +71,7 @@ struct Builder {
       if (pr.scratch == Scratch::AfterRelease && x >= 0) {
         use.push_back(op(Op::Release, ring_slot));
         use.push_back(op(Op::Scribble, x));
-        append(C.body, wrap(pr, use));
+        append(C.body, wrap(pr, use, true));
         return;
       }
     }
@@ -82,17 +86,17 @@ struct Builder {
           p.mem[done] = ring(pr.stages);
           use.push_back(op(Op::Acquire, done));
           use.push_back(op(Op::Commit, done));
-          append(C.body, wrap(pr, use));
-          append(R.body, wrap(pr, {op(Op::Wait, done), op(Op::Release, ring_slot), op(Op::Release, done)}));
+          append(C.body, wrap(pr, use, true));
+          append(R.body, wrap(pr, {op(Op::Wait, done), op(Op::Release, ring_slot), op(Op::Release, done)}, true));
           return;
         }
       }
-      append(C.body, wrap(pr, use));
-      append(R.body, wrap(pr, {op(Op::Release, ring_slot)}));
+      append(C.body, wrap(pr, use, true));
+      append(R.body, wrap(pr, {op(Op::Release, ring_slot)}, true));
       return;
     }
     use.push_back(op(Op::Release, ring_slot));
-    append(C.body, wrap(pr, use));
+    append(C.body, wrap(pr, use, true));
   }
 };
 
@@ -108,7 +112,14 @@ void collect(std::vector<Node>& nodes, std::vector<Position>& out) {
   }
 }
 
-void mutate(Program& p, Mutation const& m) {
+bool holds_acquire_or_commit(Node const& n) {
+  if (n.op == Op::Acquire || n.op == Op::Commit) return true;
+  for (auto const& c : n.body)
+    if (holds_acquire_or_commit(c)) return true;
+  return false;
+}
+
+void mutate(Program& p, Mutation const& m, AvoidKnownBugs const& avoid) {
   auto& tp = p.tasks[m.task % p.tasks.size()];
   std::vector<Position> where;
   collect(tp.head, where);
@@ -117,6 +128,10 @@ void mutate(Program& p, Mutation const& m) {
   if (where.empty()) return;
   auto [list, i] = where[m.position % where.size()];
   auto& v = *list;
+  if (avoid.commit_without_acquire && m.kind != MutationKind::StageCount &&
+      (holds_acquire_or_commit(v[i]) || (m.kind == MutationKind::SwapWithNext && i + 1 < v.size() &&
+                                         holds_acquire_or_commit(v[i + 1]))))
+    return;
   switch (m.kind) {
     case MutationKind::Drop: v.erase(v.begin() + i); break;
     case MutationKind::Duplicate: {
@@ -141,7 +156,7 @@ void mutate(Program& p, Mutation const& m) {
     }
     case MutationKind::FlipCondition:
       if (v[i].op == Op::WhenTrue) v[i].op = Op::WhenFalse;
-      else if (v[i].op == Op::WhenFalse) v[i].key = (v[i].key + 1) % 3;
+      else if (v[i].op == Op::WhenFalse) v[i].key = 3;  // a key no other site shares
       break;
     default: break;
   }
@@ -165,7 +180,10 @@ Program build_program(Recipe const& r, AvoidKnownBugs const& avoid) {
   b.p.length = std::max(1, r.length);
   b.p.skip_tiles = r.loop == LoopKind::Tiles && r.skip_tiles;
   b.p.tasks.resize(std::clamp(r.tasks, 2, 4));
-  for (auto const& pr : r.pipes) b.add_pipe(pr);
+  for (auto const& pr : r.pipes) {
+    b.add_pipe(pr);
+    ++b.pipe_index;
+  }
   if (r.pdl != 0) {
     auto& t = b.p.tasks[r.pdl_task % b.p.tasks.size()];
     Op first = r.pdl == 1 ? Op::PdlWait : Op::PdlLaunch;
@@ -173,7 +191,7 @@ Program build_program(Recipe const& r, AvoidKnownBugs const& avoid) {
     t.head.insert(t.head.begin(), op(first));
     t.tail.push_back(op(last));
   }
-  for (auto const& m : r.mutations) mutate(b.p, m);
+  for (auto const& m : r.mutations) mutate(b.p, m, avoid);
   if (avoid.parametric_step_free_loop && r.loop == LoopKind::RuntimeDomain)
     for (auto& t : b.p.tasks)
       if (!has_plain_iteration_step(t.body)) t.body.push_back(op(Op::Tick));

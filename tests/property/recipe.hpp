@@ -19,6 +19,10 @@ struct AvoidKnownBugs {
   // no step on a plain iteration (empty, or only first_iter / last_iter blocks): such
   // bodies get one auxiliary step (work<tick>(flags)) in every iteration.
   bool parametric_step_free_loop = false;
+  // A commit with no acquired stage is never flagged: the checker counts it as a full
+  // stage (the emulator does not), so a counterexample does not replay. Mutations leave
+  // acquires and commits (and blocks holding them) alone; stage counts still change.
+  bool commit_without_acquire = false;
 };
 
 enum class Guard { None, FirstIter, LastIter, Every2, Every2From1, Accumulator, kCount };
@@ -31,7 +35,7 @@ struct PipeRecipe {
   int consumer_offset = 0;  // consumer = producer + 1 + offset (mod tasks): never the producer
   int stages = 1;
   Guard guard = Guard::None;
-  int cond_key = 0;         // 0: no condition; k: both sides under when_true(key k-1)
+  int cond_key = 0;         // 0: none; 1: both sides under when_true(the pipe's key); 2: consumer on another key
   Scratch scratch = Scratch::None;
   Split split = Split::None;
 };

@@ -32,7 +32,13 @@ struct Mem : ts::MemoryResource {
   }
   void put(ts::ProducerStage const& si) const { ts::arch::smem_store(word(si), int32_t(si.loop_offset)); }
   void take(ts::ConsumerStage const& si) const { (void)ts::arch::smem_load(word(si)); }
-  void scribble(ts::ProducerStage const& si) const { ts::arch::smem_store(word(si), int32_t(-1)); }
+  // A scratch buffer is one unstaged region: the lane's word in every stage slot, so it
+  // overlaps whatever stage of an aliased ring is in flight (the checker's alias model is
+  // per allocation, not per stage).
+  void scribble(ts::ProducerStage const& si) const {
+    for (int s = 0; s < kMaxStages; ++s)
+      ts::arch::smem_store(buf.ptr(si.context) + s * kLanes + si.thread.lane(), int32_t(-1));
+  }
   void tick(ts::AuxStage const&) const {}
   // One method per condition key, so the outcome can depend on the key (tasks sharing a
   // key must see the same outcome, which the checker assumes).

@@ -11,6 +11,7 @@ namespace prop {
 
 struct RuntimeChoices {
   uint64_t salt = 0;
+  bool tiles = false;  // tile loop: conditions keyed by tile, else by domain iteration
   std::map<std::tuple<int, long long, int>, bool> pinned_conditions;  // (key, iteration, tile)
   std::map<int, bool> pinned_skips;                                   // tile -> skipped
 };
