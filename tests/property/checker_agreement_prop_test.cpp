@@ -1,0 +1,51 @@
+// Property (a): the checker's modes agree. Plain BFS and partial-order reduction give
+// the same verdict and failure kind; the parametric proof agrees with concrete lengths
+// (SAFE for all k implies SAFE at each k; UNSAFE at some k implies UNSAFE, and the
+// shortest failing length's kind is the one reported).
+#include <gtest/gtest.h>
+#include <rapidcheck.h>
+#include <rapidcheck/gtest.h>
+
+#include "checker_runs.hpp"
+#include "generators.hpp"
+#include "known_bugs.hpp"
+
+namespace {
+using namespace prop;
+
+RC_GTEST_PROP(CheckerAgreement, ReductionAgreesWithPlainBfs, (Recipe const& recipe)) {
+  auto p = build_program(recipe, kAvoidKnownBugs);
+  auto m = model_of(p);
+  auto bfs = check(m, false);
+  auto por = check(m, true);
+  RC_TAG(verdict_name(bfs.verdict), bfs.kind);
+  RC_PRE(bfs.verdict != ts::Verdict::Incomplete && por.verdict != ts::Verdict::Incomplete);
+  RC_ASSERT(verdict_name(por.verdict) == verdict_name(bfs.verdict));
+  RC_ASSERT(por.kind == bfs.kind);
+}
+
+RC_GTEST_PROP(CheckerAgreement, ParametricAgreesWithConcreteLengths, (Recipe recipe)) {
+  recipe.loop = LoopKind::RuntimeDomain;  // lengths matter only for runtime-length loops
+  auto p = build_program(recipe, kAvoidKnownBugs);
+  auto m = model_of(p);
+  auto param = check(m, false);
+  RC_TAG(verdict_name(param.verdict), param.kind);
+  RC_PRE(param.verdict != ts::Verdict::Incomplete);
+  std::string shortest_kind;
+  for (long long k : {1, 2, 3}) {
+    auto c = check(m, false, {k});
+    RC_PRE(c.verdict != ts::Verdict::Incomplete);
+    if (param.safe()) {
+      RC_LOG() << "length " << k << ": " << c.report;
+      RC_ASSERT(c.safe());
+    }
+    if (c.unsafe() && shortest_kind.empty()) {
+      shortest_kind = c.kind;
+      RC_LOG() << "length " << k << " fails:\n" << c.report << "\nparametric:\n" << param.report;
+      RC_ASSERT(param.unsafe());
+      RC_ASSERT(param.kind == shortest_kind);
+    }
+  }
+}
+
+}  // namespace

@@ -1,0 +1,30 @@
+// Running the exhaustive checker on a Program in its different modes.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "schedule_program.hpp"
+#include "ts/ts.hpp"
+#include "ts/verify/checker.hpp"
+
+namespace prop {
+
+ts::Options quiet_options();
+ts::Model model_of(Program const& p);
+
+struct Verdict {
+  ts::Verdict verdict = ts::Verdict::Unchecked;
+  std::string kind;  // failure kind ("deadlock", "race", "pdl", "unbalanced"), empty when none
+  std::string report;
+  long long length = 0;  // the failing run's domain length
+  bool unsafe() const { return verdict == ts::Verdict::Unsafe; }
+  bool safe() const { return verdict == ts::Verdict::Safe || verdict == ts::Verdict::SafeAllK; }
+};
+
+// lengths empty: the checker's default (parametric proof where it applies).
+Verdict check(ts::Model m, bool reduction, std::vector<long long> lengths = {});
+
+std::string verdict_name(ts::Verdict v);
+
+}  // namespace prop

@@ -1,0 +1,81 @@
+#include "counterexample_choices.hpp"
+
+#include <string>
+#include <vector>
+
+namespace prop {
+
+namespace {
+// A block's IR steps: the recorder numbers steps in program order, one per sync op or
+// work call; a condition's flags.more() step comes right before its body.
+struct Region {
+  Op op;
+  int key;
+  int first_step;  // condition: its more() step; skippable: first body step
+  int last_step;   // last step of the body (first_step - 1 + count when empty)
+};
+
+void number(std::vector<Node> const& nodes, int& next, std::vector<Region>& out) {
+  for (auto const& n : nodes) {
+    if (!is_block(n.op)) {
+      ++next;
+      continue;
+    }
+    bool cond = n.op == Op::WhenTrue || n.op == Op::WhenFalse;
+    int first = next;
+    if (cond) ++next;
+    number(n.body, next, out);
+    if (cond || n.op == Op::Skippable) out.push_back({n.op, n.key, first, next - 1});
+  }
+}
+// The step task `t` is blocked at in a deadlock ("T1 at m0.wait() (step 1, ..."), or -1:
+// where it went after its last event.
+int blocked_step(ts::check::Counterexample const& cex, int t) {
+  std::string prefix = "T" + std::to_string(t) + " at ";
+  for (auto const& line : cex.blocked) {
+    auto at = line.find("(step ");
+    if (line.rfind(prefix, 0) == 0 && at != std::string::npos) return std::stoi(line.substr(at + 6));
+  }
+  return -1;
+}
+
+}  // namespace
+
+RuntimeChoices choices_of(Program const& p, ts::check::Counterexample const& cex) {
+  RuntimeChoices c;
+  c.tiles = p.loop == LoopKind::Tiles;
+  for (int t = 0; t < int(p.tasks.size()); ++t) {
+    std::vector<Region> regions;
+    int next = 0;
+    number(p.tasks[t].head, next, regions);
+    number(p.tasks[t].body, next, regions);
+    number(p.tasks[t].tail, next, regions);
+    std::vector<ts::check::Event> mine;
+    for (auto const& e : cex.events)
+      if (e.task == t) mine.push_back(e);
+    for (size_t i = 0; i < mine.size(); ++i) {
+      auto const& e = mine[i];
+      for (auto const& r : regions) {
+        bool cond = r.op != Op::Skippable;
+        // Where the task went next: its next event, else the step it is blocked at, else
+        // (a deadlock leaves every unfinished task blocked) it ran to its end.
+        int s = i + 1 < mine.size() ? mine[i + 1].step : blocked_step(cex, t);
+        if (s < 0 && cex.kind == "deadlock") s = 1 << 30;
+        if (cond && e.step == r.first_step && r.last_step > r.first_step && s >= 0) {
+          bool entered = s > r.first_step && s <= r.last_step;
+          bool outcome = r.op == Op::WhenTrue ? entered : !entered;
+          c.pinned_conditions[{r.key, c.tiles ? -1 : e.iteration, c.tiles ? e.tile : -1}] = outcome;
+        }
+        if (!cond && e.step >= r.first_step && e.step <= r.last_step) c.pinned_skips[e.tile] = false;
+      }
+    }
+  }
+  // A tile some task finished (advanced past) without running its skippable steps was skipped.
+  for (auto const& e : cex.events) {
+    if (e.tile < 0 || c.pinned_skips.count(e.tile)) continue;
+    c.pinned_skips[e.tile] = true;
+  }
+  return c;
+}
+
+}  // namespace prop

@@ -1,0 +1,45 @@
+#include "manager.hpp"
+
+namespace prop {
+
+ts::PipelineConfig pipeline_config(MemSpec const& m) {
+  // 32-thread groups: one warp per task, every lane arrives (Signal::All).
+  ts::CooperativeGroup warp{ts::Agent::Thread, kLanes};
+  std::optional<ts::Signal> split;
+  if (m.split_consumer) split = ts::Signal::All;
+  switch (m.pipe) {
+    case PipeKind::TmaAsync:
+      return ts::PipelineConfig::tma_async({.num_stages = m.stages, .num_bytes = kLanes * 4,
+                                            .consumer_group = warp, .wait_signal_override = split});
+    default:
+      return ts::PipelineConfig::async_async({.num_stages = m.stages, .producer_group = warp,
+                                              .consumer_group = warp, .wait_signal_override = split});
+  }
+}
+
+namespace {
+void scan(std::vector<Node> const& nodes, TaskUse& u) {
+  for (auto const& n : nodes) {
+    switch (n.op) {
+      case Op::Acquire: case Op::Commit: case Op::Put: case Op::Scribble: u.writes.insert(n.res); break;
+      case Op::Wait: case Op::Release: case Op::Take: u.reads.insert(n.res); break;
+      case Op::WhenTrue: case Op::WhenFalse: case Op::Tick: u.flags = true; break;
+      case Op::PdlWait: u.pdl_in = true; break;
+      case Op::PdlLaunch: u.pdl_out = true; break;
+      default: break;
+    }
+    scan(n.body, u);
+  }
+}
+}  // namespace
+
+TaskUse task_use(Program const& p, int t) {
+  TaskUse u;
+  auto const& tp = p.tasks[t];
+  scan(tp.head, u);
+  scan(tp.body, u);
+  scan(tp.tail, u);
+  return u;
+}
+
+}  // namespace prop

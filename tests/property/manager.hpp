@@ -1,0 +1,92 @@
+// Builds the TaskManager of a Program: one task per TaskProgram (one warp each), every
+// task bound to the same fixed resource list, reads/writes declared from the ops it uses.
+#pragma once
+#include <array>
+#include <optional>
+#include <set>
+
+#include "interpreter.hpp"
+
+namespace prop {
+
+ts::PipelineConfig pipeline_config(MemSpec const& m);
+// Which Mem slots task `t` produces into (writes) and consumes from (reads), and whether
+// it uses flags / PDL / the queue.
+struct TaskUse {
+  std::set<int> writes, reads;
+  bool flags = false, pdl_in = false, pdl_out = false;
+};
+TaskUse task_use(Program const& p, int t);
+
+// Calls f(tm) with the manager (its type depends on the task count). The Program must
+// outlive the manager: the schedules point into it.
+template <class F>
+decltype(auto) with_manager(Program const& p, ts::Options o, F&& f) {
+  auto mem = [&](int i) {
+    Mem v;
+    v.alias_group = p.mem[i].alias_group;
+    v.alias_phase = p.mem[i].alias_phase;
+    char const* names[] = {"m0", "m1", "m2", "m3"};
+    std::optional<ts::PipelineConfig> cfg;
+    if (p.mem[i].pipe != PipeKind::None) cfg = pipeline_config(p.mem[i]);
+    return ts::resource(names[i], v, cfg);
+  };
+  auto m0 = mem(0), m1 = mem(1), m2 = mem(2), m3 = mem(3);
+  auto flags = ts::resource("flags", Mem{});
+  auto pin = ts::resource("pdl_in", PdlIn{});
+  auto pout = ts::resource("pdl_out", PdlOut{});
+  auto queue = ts::resource("queue", Queue{{kTileCount, 0}});
+  std::array<ts::Resource<Mem>, kMemSlots> mems{m0, m1, m2, m3};
+  auto task = [&](int t) {
+    static char const* names[] = {"T0", "T1", "T2", "T3"};
+    ts::Task d(names[t]);
+    d.warps(t, 1);
+    auto use = task_use(p, t);
+    for (int i : use.writes) d.writes(mems[i]);
+    for (int i : use.reads) d.reads(mems[i]);
+    if (use.flags) d.reads(flags);
+    if (use.pdl_in) d.reads(pin);
+    if (use.pdl_out) d.writes(pout);
+    if (p.loop == LoopKind::Tiles) d.reads(queue);
+    return d.schedule(Interpreter{&p, t}, m0, m1, m2, m3, flags, pin, pout, queue);
+  };
+  // Every resource some task uses is named in the graph, without ordering between them
+  // (the schedules alone say what waits for what): an edge per written resource, the
+  // read-only ones (flags, pdl_in, the queue, rings no task writes) upstream of the first.
+  std::set<int> written, read;
+  bool any_flags = false, any_in = false, any_out = false;
+  for (int t = 0; t < int(p.tasks.size()); ++t) {
+    auto use = task_use(p, t);
+    written.insert(use.writes.begin(), use.writes.end());
+    read.insert(use.reads.begin(), use.reads.end());
+    any_flags |= use.flags;
+    any_in |= use.pdl_in;
+    any_out |= use.pdl_out;
+  }
+  std::vector<ts::ResourceRef> read_only;
+  for (int i : read)
+    if (!written.count(i)) read_only.push_back(ts::ResourceRef(mems[i]));
+  if (any_flags) read_only.push_back(ts::ResourceRef(flags));
+  if (any_in) read_only.push_back(ts::ResourceRef(pin));
+  if (p.loop == LoopKind::Tiles) read_only.push_back(ts::ResourceRef(queue));
+  ts::DependencyGraph g;
+  for (int i : written) g.edges.push_back({ts::ResourceRef(mems[i]), {}});
+  if (any_out) g.edges.push_back({ts::ResourceRef(pout), {}});
+  if (!g.edges.empty()) g.edges.front().upstream = read_only;
+  switch (p.tasks.size()) {
+    case 2: {
+      auto tm = ts::TaskManager(ts::tasks(task(0), task(1)), g, o);
+      return f(tm);
+    }
+    case 3: {
+      auto tm = ts::TaskManager(ts::tasks(task(0), task(1), task(2)), g, o);
+      return f(tm);
+    }
+    default: {
+      auto tm = ts::TaskManager(ts::tasks(task(0), task(1), task(2), task(3)), g, o);
+      return f(tm);
+    }
+  }
+}
+
+}  // namespace prop

@@ -1,0 +1,206 @@
+// Recipe -> Program: lays each pipe's ops into its tasks, then applies the mutations.
+#include "recipe.hpp"
+
+#include <algorithm>
+
+#include "known_bugs.hpp"
+#include "program_builders.hpp"
+
+namespace prop {
+using namespace prop::build;
+
+namespace {
+
+struct Builder {
+  Program p;
+  int next_slot = 0;
+  bool domain() const { return p.loop != LoopKind::Tiles; }
+  int take_slot() { return next_slot < kMemSlots ? next_slot++ : -1; }
+
+  // Wraps a side's ops in the pipe's guard (tile loops: the skippable region) and condition.
+  int pipe_index = 0;
+  std::vector<Node> wrap(PipeRecipe const& pr, std::vector<Node> ops, bool consumer_side = false) const {
+    int key = consumer_side && pr.cond_key == 2 ? 3 : pipe_index;
+    // Each pipe has its own key (one key at two sites of one task would tie their outcomes);
+    // cond_key 2 puts the consumer under a key of its own: uncorrelated, usually UNSAFE.
+    if (pr.cond_key > 0) ops = {block(Op::WhenTrue, std::move(ops), key)};
+    if (!domain()) {
+      if (pr.guard != Guard::None && p.skip_tiles) ops = {block(Op::Skippable, std::move(ops))};
+      return ops;
+    }
+    switch (pr.guard) {
+      case Guard::FirstIter: return {block(Op::FirstIter, std::move(ops))};
+      case Guard::LastIter: return {block(Op::LastIter, std::move(ops))};
+      case Guard::Every2: return {every(2, 0, std::move(ops))};
+      case Guard::Every2From1: return {every(2, 1, std::move(ops))};
+      default: return ops;
+    }
+  }
+  static void append(std::vector<Node>& to, std::vector<Node> ops) {
+    for (auto& n : ops) to.push_back(std::move(n));
+  }
+
+  void add_pipe(PipeRecipe const& pr) {
+    int tasks = int(p.tasks.size());
+    int prod = pr.producer % tasks;
+    int cons = (prod + 1 + pr.consumer_offset % (tasks - 1)) % tasks;
+    int ring_slot = take_slot();
+    if (ring_slot < 0) return;
+    p.mem[ring_slot] = ring(pr.stages);
+    auto& P = p.tasks[prod];
+    auto& C = p.tasks[cons];
+
+    // An accumulator: acquired on the first iteration, committed on the last, drained after the loop.
+    if (pr.guard == Guard::Accumulator && domain()) {
+      append(P.body, {block(Op::FirstIter, {op(Op::Acquire, ring_slot)}), op(Op::Put, ring_slot),
+                      block(Op::LastIter, {op(Op::Commit, ring_slot)})});
+      append(C.tail, consume(ring_slot));
+      return;
+    }
+    append(P.body, wrap(pr, produce(ring_slot)));
+
+    std::vector<Node> use = {op(Op::Wait, ring_slot), op(Op::Take, ring_slot)};
+    if (pr.scratch != Scratch::None) {
+      int x = take_slot();
+      if (x >= 0) {
+        p.mem[ring_slot].alias_group = x;  // one group per aliased pair
+        p.mem[x].alias_group = x;
+        p.mem[x].alias_phase = 1;
+        if (pr.scratch == Scratch::BeforeRelease) use.push_back(op(Op::Scribble, x));
+      }
+      if (pr.scratch == Scratch::AfterRelease && x >= 0) {
+        use.push_back(op(Op::Release, ring_slot));
+        use.push_back(op(Op::Scribble, x));
+        append(C.body, wrap(pr, use, true));
+        return;
+      }
+    }
+    // Split consumer: a third task releases what `cons` waited for.
+    int releaser = (cons + 1) % tasks;
+    if (pr.split != Split::None && releaser != prod) {
+      p.mem[ring_slot].split_consumer = true;
+      auto& R = p.tasks[releaser];
+      if (pr.split == Split::Proxy) {
+        int done = take_slot();
+        if (done >= 0) {
+          p.mem[done] = ring(pr.stages);
+          use.push_back(op(Op::Acquire, done));
+          use.push_back(op(Op::Commit, done));
+          append(C.body, wrap(pr, use, true));
+          append(R.body, wrap(pr, {op(Op::Wait, done), op(Op::Release, ring_slot), op(Op::Release, done)}, true));
+          return;
+        }
+      }
+      append(C.body, wrap(pr, use, true));
+      append(R.body, wrap(pr, {op(Op::Release, ring_slot)}, true));
+      return;
+    }
+    use.push_back(op(Op::Release, ring_slot));
+    append(C.body, wrap(pr, use, true));
+  }
+};
+
+// The n-th node of a task in program order, with the list holding it.
+struct Position {
+  std::vector<Node>* list = nullptr;
+  size_t index = 0;
+};
+void collect(std::vector<Node>& nodes, std::vector<Position>& out) {
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    out.push_back({&nodes, i});
+    if (is_block(nodes[i].op)) collect(nodes[i].body, out);
+  }
+}
+
+bool holds_acquire_or_commit(Node const& n) {
+  if (n.op == Op::Acquire || n.op == Op::Commit) return true;
+  for (auto const& c : n.body)
+    if (holds_acquire_or_commit(c)) return true;
+  return false;
+}
+
+void mutate(Program& p, Mutation const& m, AvoidKnownBugs const& avoid) {
+  auto& tp = p.tasks[m.task % p.tasks.size()];
+  std::vector<Position> where;
+  collect(tp.head, where);
+  collect(tp.body, where);
+  collect(tp.tail, where);
+  if (where.empty()) return;
+  auto [list, i] = where[m.position % where.size()];
+  auto& v = *list;
+  if (avoid.commit_without_acquire && m.kind != MutationKind::StageCount &&
+      (holds_acquire_or_commit(v[i]) || (m.kind == MutationKind::SwapWithNext && i + 1 < v.size() &&
+                                         holds_acquire_or_commit(v[i + 1]))))
+    return;
+  switch (m.kind) {
+    case MutationKind::Drop: v.erase(v.begin() + i); break;
+    case MutationKind::Duplicate: {
+      Node copy = v[i];
+      v.insert(v.begin() + i, std::move(copy));
+      break;
+    }
+    case MutationKind::SwapWithNext:
+      if (i + 1 < v.size()) std::swap(v[i], v[i + 1]);
+      break;
+    case MutationKind::Unwrap:
+      if (is_block(v[i].op)) {
+        auto body = v[i].body;
+        v.erase(v.begin() + i);
+        v.insert(v.begin() + i, body.begin(), body.end());
+      }
+      break;
+    case MutationKind::StageCount: {
+      auto& spec = p.mem[v[i].res];
+      if (spec.pipe != PipeKind::None) spec.stages = spec.stages % 3 + 1;
+      break;
+    }
+    case MutationKind::FlipCondition:
+      if (v[i].op == Op::WhenTrue) v[i].op = Op::WhenFalse;
+      else if (v[i].op == Op::WhenFalse) v[i].key = 3;  // a key no other site shares
+      break;
+    default: break;
+  }
+}
+
+// True when some step runs on an iteration that is neither the first nor the last.
+bool has_plain_iteration_step(std::vector<Node> const& body) {
+  for (auto const& n : body) {
+    if (!is_block(n.op)) return true;
+    if (n.op != Op::FirstIter && n.op != Op::LastIter && has_plain_iteration_step(n.body)) return true;
+    if (n.op == Op::WhenTrue || n.op == Op::WhenFalse) return true;  // flags.more() is a step
+  }
+  return false;
+}
+
+}  // namespace
+
+Program build_program(Recipe const& r, AvoidKnownBugs const& avoid) {
+  Builder b;
+  b.p.loop = r.loop;
+  b.p.length = std::max(1, r.length);
+  b.p.skip_tiles = r.loop == LoopKind::Tiles && r.skip_tiles;
+  b.p.tasks.resize(std::clamp(r.tasks, 2, 4));
+  for (auto const& pr : r.pipes) {
+    b.add_pipe(pr);
+    ++b.pipe_index;
+  }
+  if (r.pdl != 0) {
+    auto& t = b.p.tasks[r.pdl_task % b.p.tasks.size()];
+    Op first = r.pdl == 1 ? Op::PdlWait : Op::PdlLaunch;
+    Op last = r.pdl == 1 ? Op::PdlLaunch : Op::PdlWait;
+    t.head.insert(t.head.begin(), op(first));
+    t.tail.push_back(op(last));
+  }
+  for (auto const& m : r.mutations) mutate(b.p, m, avoid);
+  if (avoid.parametric_step_free_loop && r.loop == LoopKind::RuntimeDomain)
+    for (auto& t : b.p.tasks)
+      if (!has_plain_iteration_step(t.body)) t.body.push_back(op(Op::Tick));
+  // A static queue advances once per tile in every task; mutations leave it alone.
+  if (r.loop == LoopKind::Tiles)
+    for (auto& t : b.p.tasks) t.body.push_back(op(Op::Advance));
+  return b.p;
+}
+
+void showValue(Recipe const& r, std::ostream& os) { os << to_string(build_program(r, kAvoidKnownBugs)); }
+
+}  // namespace prop

@@ -1,0 +1,57 @@
+// The fixed resource types an interpreted schedule works on. Their work bodies touch
+// SMEM through the checked accessors, so the emulator's race detector sees every access.
+#pragma once
+#include <cstdint>
+
+#include "ts/arch/portable.hpp"
+#include "ts/ts.hpp"
+#include "runtime_choices.hpp"
+
+namespace prop {
+
+constexpr int kMaxStages = 3;
+constexpr int kLanes = 32;
+
+// A ring (when given a pipeline config) or a scratch buffer (when not). The alias group
+// is data, so one type covers aliased and unaliased resources.
+struct Mem : ts::MemoryResource {
+  ts::SmemArray<int32_t> buf;
+  int alias_group = -1;
+  int alias_phase = 0;
+  void declare_allocations(ts::Allocations& a) {
+    auto& d = a.smem("buf", buf, kMaxStages * kLanes);
+    if (alias_group >= 0) d.alias(alias_name(alias_group), alias_phase);
+  }
+  static char const* alias_name(int g) {
+    static char const* names[] = {"g0", "g1", "g2", "g3"};
+    return names[g & 3];
+  }
+  int32_t* word(ts::StageInfo const& si) const {
+    int stage = si.stage_idx == ts::kNoStage ? 0 : si.stage_idx;
+    return buf.ptr(si.context) + stage * kLanes + si.thread.lane();
+  }
+  void put(ts::ProducerStage const& si) const { ts::arch::smem_store(word(si), int32_t(si.loop_offset)); }
+  void take(ts::ConsumerStage const& si) const { (void)ts::arch::smem_load(word(si)); }
+  // A scratch buffer is one unstaged region: the lane's word in every stage slot, so it
+  // overlaps whatever stage of an aliased ring is in flight (the checker's alias model is
+  // per allocation, not per stage).
+  void scribble(ts::ProducerStage const& si) const {
+    for (int s = 0; s < kMaxStages; ++s)
+      ts::arch::smem_store(buf.ptr(si.context) + s * kLanes + si.thread.lane(), int32_t(-1));
+  }
+  void tick(ts::AuxStage const&) const {}
+  // One method per condition key, so the outcome can depend on the key (tasks sharing a
+  // key must see the same outcome, which the checker assumes).
+  template <int Key>
+  bool more(ts::ConsumerStage const& si) const {
+    return condition_outcome(Key, si.loop_offset, si.work_tile.tile_idx);
+  }
+};
+
+struct Queue : ts::WorkQueue {
+  bool empty_tile(ts::WorkTile const& t) const { return tile_skipped(t.tile_idx); }
+};
+struct PdlIn : ts::PdlWait {};
+struct PdlOut : ts::PdlLaunch {};
+
+}  // namespace prop

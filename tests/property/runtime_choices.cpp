@@ -1,0 +1,33 @@
+#include "runtime_choices.hpp"
+
+namespace prop {
+
+RuntimeChoices& runtime_choices() {
+  static RuntimeChoices c;
+  return c;
+}
+
+namespace {
+uint64_t mix(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+}  // namespace
+
+bool condition_outcome(int key, long long iteration, int tile) {
+  auto const& c = runtime_choices();
+  auto it = c.pinned_conditions.find({key, c.tiles ? -1 : iteration, c.tiles ? tile : -1});
+  if (it != c.pinned_conditions.end()) return it->second;
+  return mix(c.salt ^ mix(uint64_t(key) * 1000003u + uint64_t(iteration) * 131u + uint64_t(tile))) & 1;
+}
+
+bool tile_skipped(int tile) {
+  auto const& c = runtime_choices();
+  auto it = c.pinned_skips.find(tile);
+  if (it != c.pinned_skips.end()) return it->second;
+  return mix(c.salt ^ (0x51u + uint64_t(tile))) & 1;
+}
+
+}  // namespace prop

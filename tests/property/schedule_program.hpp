@@ -1,0 +1,73 @@
+// A schedule as data: what the random generator produces and the interpreter replays
+// through the real schedule API. Plain values, so RapidCheck can print and shrink them.
+#pragma once
+#include <string>
+#include <vector>
+
+namespace prop {
+
+// The resources every interpreted task receives, in this order (their schedule args).
+// Mem slots 0..3 hold rings (pipelined) and scratch buffers (plain SMEM); kFlags feeds
+// runtime conditions; the PDL pair and the queue are there for the schedules that use them.
+constexpr int kMemSlots = 4;
+constexpr int kFlags = 4;
+constexpr int kPdlIn = 5;
+constexpr int kPdlOut = 6;
+constexpr int kQueue = 7;
+constexpr int kTileCount = 2;  // the checker's default check_tiles
+
+enum class Op {
+  Acquire, Commit, Wait, Release,  // credit ops on a ring
+  Put, Take, Scribble,             // work: ring producer, ring consumer, scratch writer
+  PdlWait, PdlLaunch,
+  Advance,                         // queue.get_and_advance_work_tile()
+  Tick,                            // work<tick>(flags): an auxiliary step touching nothing shared
+  WhenTrue, WhenFalse,             // on flags.more(), keyed by `key`
+  FirstIter, LastIter, Every,      // domain-loop guards
+  Skippable,                       // tile-loop region a skipped tile does not run
+};
+
+bool is_block(Op op);
+char const* op_name(Op op);
+
+struct Node {
+  Op op = Op::Put;
+  int res = 0;        // Mem slot for ring / scratch ops
+  int key = 0;        // condition key index (same index in two tasks = shared outcome)
+  int period = 2;     // every(period, start)
+  int start = 0;
+  std::vector<Node> body;  // blocks only
+};
+
+enum class PipeKind { None, AsyncAsync, TmaAsync };
+
+struct MemSpec {
+  PipeKind pipe = PipeKind::None;  // None: a plain (scratch) resource
+  int stages = 1;
+  int alias_group = -1;            // -1: not aliased; else group "g<n>"
+  int alias_phase = 0;
+  bool split_consumer = false;     // wait_signal_override = All (one task waits, another releases)
+};
+
+enum class LoopKind { StaticDomain, RuntimeDomain, Tiles };
+
+struct TaskProgram {
+  std::vector<Node> head, body, tail;  // before, inside and after the task's one loop
+};
+
+struct Program {
+  MemSpec mem[kMemSlots];
+  LoopKind loop = LoopKind::RuntimeDomain;
+  int length = 2;             // static length, or the runtime value the emulator runs
+  bool skip_tiles = false;    // tile loop with skip_if (every skip pattern is explored)
+  std::vector<TaskProgram> tasks;
+};
+
+std::string to_string(Program const& p);
+// For RapidCheck's counterexample printing.
+inline void showValue(Program const& p, std::ostream& os);
+
+}  // namespace prop
+
+#include <ostream>
+inline void prop::showValue(Program const& p, std::ostream& os) { os << to_string(p); }
