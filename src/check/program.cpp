@@ -65,6 +65,15 @@ struct Compiler {
         auto outer_breaks = std::move(loop_exits_to_patch);
         loop_exits_to_patch.clear();
         children(b);
+        if (static_cast<int>(out.code.size()) == head + 1) {
+          // An empty body: no step, so its length cannot matter. Emitting no loop keeps
+          // the parametric abstraction exact (an empty loop would let the task drift
+          // ahead of the others without bound); the task still counts as looping.
+          out.code.resize(head - 1);
+          loop_region = kAfter;
+          loop_exits_to_patch = std::move(outer_breaks);
+          break;
+        }
         emit({.op = Op::LoopEnd, .target = head});
         loop_region = kAfter;
         int exit = static_cast<int>(out.code.size());

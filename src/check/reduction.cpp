@@ -9,7 +9,9 @@ namespace ts::check {
 // held (the producer's view is unchanged), release only ever enables. So one task's
 // enabled invisible step is a persistent set on its own, except an acquire on a pipe
 // with several producer tasks, which brings those producers along. Visible steps
-// (aliased work, credit ops on aliased pipes, PDL) are never in a reduced set.
+// (Semantics::visible: aliased work, a step closing an open access window, credit ops on
+// aliased or split pipes, PDL, steps that would raise a failure flag) are never in a
+// reduced set. docs/checker.md, "Soundness", gives the whole argument.
 //
 // Cycle proviso (parametric runs; concrete runs are acyclic): the abstract state can
 // only repeat after every task inside a parametric loop has advanced (the slowest

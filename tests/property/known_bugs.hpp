@@ -9,8 +9,8 @@ namespace prop {
 
 inline constexpr AvoidKnownBugs kAvoidKnownBugs{
     .por_alias = false,
-    .parametric_step_free_loop = true,
-    .commit_without_acquire = true,
+    .parametric_step_free_loop = false,
+    .commit_without_acquire = false,
 };
 
 }  // namespace prop

@@ -44,8 +44,6 @@ ts::Model step_free_loops() {
 TEST(Regression, ParametricProofOfStepFreeLoopsTerminates) {
   auto concrete = check(step_free_loops(), false, {1, 2, 3});
   EXPECT_EQ(concrete.verdict, ts::Verdict::Safe) << concrete.report;
-  GTEST_SKIP() << "known bug: the parametric proof does not terminate on loops whose body has no step "
-                  "(empty, or only a last_iter block); kAvoidKnownBugs.parametric_step_free_loop";
   auto v = check(step_free_loops(), false);
   EXPECT_EQ(v.verdict, ts::Verdict::SafeAllK) << v.report;
 }
@@ -73,10 +71,8 @@ TEST(Regression, CommitWithoutAcquireIsFlagged) {
   auto c = ts::Task("C").warps(1, 1).reads(x).schedule(WaitOnce{}, x);
   auto m = ts::TaskManager(ts::tasks(p, c), ts::DependencyGraph{{x, {}}}, quiet_options()).model();
   auto v = check(m, true);
-  if (v.verdict != ts::Verdict::Unsafe)
-    GTEST_SKIP() << "known bug: a commit with no acquired stage is never flagged (verdict "
-                 << verdict_name(v.verdict) << "); kAvoidKnownBugs.commit_without_acquire";
-  EXPECT_TRUE(v.kind == "unbalanced" || v.kind == "deadlock") << v.report;
+  ASSERT_EQ(v.verdict, ts::Verdict::Unsafe) << verdict_name(v.verdict) << "\n" << v.report;
+  EXPECT_EQ(v.kind, "unbalanced") << v.report;
 }
 
 }  // namespace
