@@ -246,4 +246,64 @@ TEST(CheckSoundness, OneReleaserServingTwoWaitersIsSafe) {
   EXPECT_EQ(res.verdict, ts::Verdict::SafeAllK) << res.report;
 }
 
+// Issue 13.5 / SPEC S7.3: an MMA (UMMA) consumer's read of a ring stage may still be in
+// flight after its release, until a paired accumulator wait: the MMA task commits the
+// accumulator after the read, so a wait on that commit proves the read done. The epilogue
+// then writes a scratch buffer aliasing the ring in its tail.
+struct Acc : ts::MemoryResource {
+  TS_HD void mma(ts::ProducerStage const&) const {}
+};
+struct MmaTask {
+  template <class S, class R, class A>
+  TS_HD void operator()(S& s, R& r, A& acc) const {
+    s.domain_loop(0, N(), 1, [&](auto&) {
+      r.wait(); ts::work<&Ring::take>(r); r.release();
+      acc.acquire(); ts::work<&Acc::mma>(acc); acc.commit();
+    });
+  }
+};
+// kLate: the scratch write follows the last accumulator wait (paired: safe); otherwise it
+// precedes the last wait, while the last MMA read may still be in flight.
+template <bool kLate>
+struct EpilogueTask {
+  template <class S, class A, class X>
+  TS_HD void operator()(S& s, A& acc, X& x) const {
+    s.domain_loop(0, N(), 1, [&](auto& d) {
+      if constexpr (!kLate) d.last_iter([&] { ts::work<&Scratch::scribble>(x); });
+      acc.wait(); acc.release();
+    });
+    if constexpr (kLate) ts::work<&Scratch::scribble>(x);
+  }
+};
+struct RingFill {
+  template <class S, class R>
+  TS_HD void operator()(S& s, R& r) const {
+    s.domain_loop(0, N(), 1, [&](auto&) { r.acquire(); ts::work<&Ring::put>(r); r.commit(); });
+  }
+};
+template <bool kLate>
+ts::Model mma_then_scratch() {
+  auto r = ts::resource("ring", Ring{}, ts::PipelineConfig::async_umma({.num_stages = 2}));
+  auto acc = ts::resource("acc", Acc{}, ts::PipelineConfig::umma_async({.num_stages = 1}));
+  auto x = ts::resource("scratch", Scratch{});
+  auto p = ts::Task("Producer").warps(0, 1).writes(r).schedule(RingFill{}, r);
+  auto mma = ts::Task("Mma").warps(1, 1).reads(r).writes(acc).schedule(MmaTask{}, r, acc);
+  auto e = ts::Task("Epilogue").warps(2, 1).reads(acc).writes(x).schedule(EpilogueTask<kLate>{}, acc, x);
+  return ts::TaskManager(ts::tasks(p, mma, e), ts::DependencyGraph{}, opts()).model();
+}
+
+TEST(CheckSoundness, PairedAccumulatorWaitEndsTheMmaRead) {
+  auto r = check(mma_then_scratch<true>());
+  EXPECT_EQ(r.verdict, ts::Verdict::SafeAllK) << r.report;
+}
+
+TEST(CheckSoundness, ScratchBeforeTheAccumulatorWaitRacesTheMmaRead) {
+  for (bool red : {true, false}) {
+    auto r = check(mma_then_scratch<false>(), red);
+    ASSERT_EQ(r.verdict, ts::Verdict::Unsafe) << r.report;
+    EXPECT_EQ(r.failure->kind, "race");
+    EXPECT_NE(r.report.find("scratch written by Epilogue"), std::string::npos) << r.report;
+  }
+}
+
 }  // namespace

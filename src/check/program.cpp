@@ -305,6 +305,23 @@ ProgramSet compile(Model const& m) {
     }
     ps.steps.push_back(std::move(infos));
   }
+  // Paired accumulator waits: an UMMA-producer pipe committed by exactly the task that is
+  // the one consumer of an UMMA-consumer pipe fences that pipe's reads. Only where that
+  // task commits no other UMMA-producer pipe (one fence bit per consumer pipe).
+  for (size_t p = 0; p < ps.pipes.size(); ++p) {
+    auto& cons = ps.pipes[p];
+    if (!cons.umma_consumer || cons.consumers.size() != 1 || cons.consumers[0] < 0) continue;
+    int mma_task = cons.consumers[0];
+    int fence = -1, fences = 0;
+    for (size_t q = 0; q < ps.pipes.size(); ++q) {
+      auto const& acc = ps.pipes[q];
+      if (m.resource(acc.resource).pipeline->producer_engine() != PipelineConfig::Engine::Umma) continue;
+      bool commits = false;
+      for (auto const& s : m.tasks[mma_task].schedule.steps) commits |= s.kind == ir::StepKind::Commit && s.resource == acc.resource;
+      if (commits) fence = static_cast<int>(q), ++fences;
+    }
+    if (fences == 1) ps.pipes[fence].fenced_reads.push_back(static_cast<int>(p));
+  }
   // Empty TMA commits: checked where one task both acquires and does all producer work.
   for (size_t p = 0; p < ps.pipes.size(); ++p) {
     auto& pipe = ps.pipes[p];

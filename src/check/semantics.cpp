@@ -125,7 +125,7 @@ bool Semantics::visible(uint16_t const* s, int t) const {
     default: break;
   }
   auto const& p = ps_.pipes[si.pipe];
-  if (p.aliased || p.split) return true;
+  if (p.aliased || p.split || !p.fenced_reads.empty()) return true;
   int o = lay_.pipe_off[si.pipe];
   if (si.effect == Effect::Commit) {
     if (s[o] == 0) return true;
@@ -198,7 +198,8 @@ void Semantics::successors(uint16_t const* s, int t, std::vector<uint16_t>& out,
       lw = static_cast<uint16_t>(in.step + 1);
       if (si.pipe >= 0) {
         if (si.writes && ps_.pipes[si.pipe].async_producer) b[po + 1] |= kAsyncHold;
-        if (!si.writes && ps_.pipes[si.pipe].umma_consumer) b[po + 1] |= kUmmaCur;
+        // A new read is not covered by an earlier accumulator commit.
+        if (!si.writes && ps_.pipes[si.pipe].umma_consumer) b[po + 1] = (b[po + 1] | kUmmaCur) & ~kUmmaFenced;
       }
       break;
     case Effect::Acquire:
@@ -224,6 +225,8 @@ void Semantics::successors(uint16_t const* s, int t, std::vector<uint16_t>& out,
       }
       if (b[po] > 0) --b[po];
       else b[lay_.glob] |= kCommitNoAcquire;  // exact accounting: a commit needs an acquired stage
+      for (int r : ps_.pipes[si.pipe].fenced_reads)  // the accumulator commit fences the MMA reads so far
+        if (b[lay_.pipe_off[r] + 1] & (kUmmaCur | kUmmaPending)) b[lay_.pipe_off[r] + 1] |= kUmmaFenced;
       if (int lanes = ps_.pipes[si.pipe].lanes) {
         // Domain lanes: this commit's stage belongs to one lane only.
         int lane = b[po + 1] >> kLaneShift;
@@ -238,6 +241,13 @@ void Semantics::successors(uint16_t const* s, int t, std::vector<uint16_t>& out,
       lw = 0;
       --b[po + 2 + 2 * si.consumer_slot];
       ++b[po + 3 + 2 * si.consumer_slot];
+      // Paired accumulator wait: with every commit waited by this task, the fencing one is
+      // among them, so the MMA reads it fenced are complete.
+      if (b[po + 2 + 2 * si.consumer_slot] == 0)
+        for (int r : ps_.pipes[si.pipe].fenced_reads) {
+          uint16_t& f = b[lay_.pipe_off[r] + 1];
+          if (f & kUmmaFenced) f &= ~(kUmmaCur | kUmmaPending | kUmmaFenced);
+        }
       break;
     case Effect::Release: {
       lw = 0;

@@ -35,7 +35,8 @@ constexpr uint16_t kFailureFlags = kRace | kPdlViolation | kEarlyRelease | kComm
 // read the held stage; an MMA consumer's read may still be in flight after release;
 // producer work happened since the last commit (TMA pipes with Pipe::tma_fill_check).
 // kReuseRace: an acquire reused a stage a WaitOnly consumer still reads (with kRace).
-enum : uint16_t { kAsyncHold = 1, kUmmaCur = 2, kUmmaPending = 4, kFilled = 8, kReuseRace = 16 };
+// kUmmaFenced: every MMA read of the pipe so far precedes a commit of its accumulator.
+enum : uint16_t { kAsyncHold = 1, kUmmaCur = 2, kUmmaPending = 4, kFilled = 8, kReuseRace = 16, kUmmaFenced = 32 };
 // Domain-lane pipes keep the lane of the next commit in the flag word's high byte.
 constexpr int kLaneShift = 8;
 

@@ -110,6 +110,10 @@ struct Pipe {
   // never arrive (a hang on hardware), reported as such.
   bool tma_fill_check = false;
   bool umma_consumer = false;     // reading past release until the producer's next acquire
+  // UMMA-producer pipe (an accumulator) that the one MMA consumer task of `fenced_reads`
+  // commits: tcgen05.commit completes after every MMA issued before it, so a wait on that
+  // commit proves those reads done (SPEC S7.3's paired accumulator wait).
+  std::vector<int> fenced_reads;  // UMMA-consumer pipes whose reads this pipe's commits fence
   bool aliased = false;
   bool split = false;             // a WaitOnly or ReleaseOnly slot: its credit ops do not
                                   // commute with the others' (early release, stage reuse)
