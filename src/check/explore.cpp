@@ -259,8 +259,9 @@ struct Search {
                          ? "the parametric abstraction does not apply: tasks can drift apart by more than " +
                                std::to_string(sem.drift()) + " iterations (no pipeline bounds their distance)"
                          : "too many outstanding shared-condition outcomes for the state encoding";
-          stop = true;
-          break;
+          // The abstraction is exact everywhere else: keep exploring (so every failure
+          // within the bound is still found, in either mode), but never call the run SAFE.
+          continue;
         }
         if (g & kFailureFlags) continue;  // reported on discovery; not expanded
         uint64_t enabled = 0;

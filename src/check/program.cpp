@@ -116,6 +116,45 @@ struct Compiler {
 
 bool async_engine(PipelineConfig::Engine e) { return e != PipelineConfig::Engine::Async; }
 
+// Shared condition keys correlate outcomes per (tile, iteration), counting iterations
+// from each task's loop start: that only names the same data when the tasks' domain loops
+// provably start at the same value with the same step. Where they do not (or a bound's
+// form is unknown), "iteration i" of one task is not iteration i of the other, and each
+// group of aligned tasks gets a key of its own: independent outcomes, a superset of the
+// real runs (found by the property tests: loops starting at 0 and at 1 sharing a key).
+void split_unaligned_keys(Model const& m, ProgramSet& ps) {
+  int nt = static_cast<int>(ps.tasks.size());
+  auto alignment = [&](int t) -> std::string {
+    auto const& ir = m.tasks[t].schedule;
+    if (ir.domain_loop < 0) return "no loop";
+    auto const& b = ir.blocks[ir.domain_loop];
+    if (!b.start.form_known || !b.step.form_known) return "unknown #" + std::to_string(t);
+    return b.start.form.to_string() + " step " + b.step.form.to_string();
+  };
+  size_t nkeys = ps.keys.size();
+  for (size_t k = 0; k < nkeys; ++k) {
+    if (__builtin_popcountll(ps.keys[k].users) < 2) continue;
+    std::vector<std::pair<std::string, int>> groups;  // alignment -> key index
+    for (int t = 0; t < nt; ++t) {
+      if (!(ps.keys[k].users >> t & 1)) continue;
+      std::string a = alignment(t);
+      int key = -1;
+      for (auto const& [ga, gk] : groups)
+        if (ga == a) key = gk;
+      if (key < 0) {
+        key = groups.empty() ? static_cast<int>(k) : static_cast<int>(ps.keys.size());
+        if (!groups.empty()) ps.keys.push_back({ps.keys[k].name + " (loop " + a + ")", 0});
+        groups.push_back({a, key});
+      }
+      if (key == static_cast<int>(k)) continue;
+      ps.keys[k].users &= ~(uint64_t(1) << t);
+      ps.keys[key].users |= uint64_t(1) << t;
+      for (auto& in : ps.tasks[t].code)
+        if (in.op == Op::Cond && in.key == static_cast<int>(k)) in.key = key;
+    }
+  }
+}
+
 // Consumer slots (see SlotRole): one per task that waits on or releases the pipe, in task
 // order; a Phantom slot when no task releases it (its stages are never given back).
 void assign_consumer_slots(Model const& m, std::vector<int> const& pipe_of, ProgramSet& ps) {
@@ -347,6 +386,7 @@ ProgramSet compile(Model const& m) {
     p.slot_of_lane.assign(lanes.size(), -1);
     for (size_t c = 0; c < lanes.size(); ++c) p.slot_of_lane[lanes[c]] = static_cast<int>(c);
   }
+  split_unaligned_keys(m, ps);
   assign_length_classes(m, ps);
   return ps;
 }

@@ -21,7 +21,10 @@ RC_GTEST_PROP(CheckerAgreement, ReductionAgreesWithPlainBfs, (Recipe const& reci
   RC_TAG(verdict_name(bfs.verdict), bfs.kind);
   RC_PRE(bfs.verdict != ts::Verdict::Incomplete && por.verdict != ts::Verdict::Incomplete);
   RC_ASSERT(verdict_name(por.verdict) == verdict_name(bfs.verdict));
-  RC_ASSERT(por.kind == bfs.kind);
+  // The reduction must keep every failure kind reachable (docs/checker.md, "Soundness");
+  // the first one each mode reports may differ when a schedule fails in several ways.
+  RC_ASSERT(por.kinds_reached == bfs.kinds_reached);
+  RC_ASSERT(bfs.kind.empty() == por.kind.empty());
 }
 
 RC_GTEST_PROP(CheckerAgreement, ParametricAgreesWithConcreteLengths, (Recipe recipe)) {
@@ -43,7 +46,10 @@ RC_GTEST_PROP(CheckerAgreement, ParametricAgreesWithConcreteLengths, (Recipe rec
       shortest_kind = c.kind;
       RC_LOG() << "length " << k << " fails:\n" << c.report << "\nparametric:\n" << param.report;
       RC_ASSERT(param.unsafe());
-      RC_ASSERT(param.kind == shortest_kind);
+      // With tasks of different length classes the default run explores per-class length
+      // combinations (k_a, k_b) and reports the first failing one, while check_lengths={k}
+      // runs only (k, k): both must fail, not necessarily the same way.
+      if (p.late_start_task < 0) RC_ASSERT(param.kind == shortest_kind);
     }
   }
 }

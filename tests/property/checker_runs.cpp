@@ -1,5 +1,12 @@
 #include "checker_runs.hpp"
 
+#include <cstdio>
+#include <cstdlib>
+
+#include <cstring>
+
+#include <sstream>
+
 #include "manager.hpp"
 
 namespace prop {
@@ -19,6 +26,7 @@ Verdict check(ts::Model m, bool reduction, std::vector<long long> lengths) {
   m.options.check_reduction = reduction;
   m.options.check_lengths = std::move(lengths);
   auto r = ts::check::run_exhaustive(m);
+  if (std::getenv("PROP_PRINT")) std::fprintf(stderr, "%s\n", r.report.c_str());  // debugging a shrunk case
   Verdict v;
   v.verdict = r.verdict;
   if (r.failure) {
@@ -26,6 +34,16 @@ Verdict check(ts::Model m, bool reduction, std::vector<long long> lengths) {
     v.length = r.failure->length;
   }
   v.report = r.report;
+  std::istringstream lines(r.report);
+  std::string line;
+  while (std::getline(lines, line)) {
+    if (line.rfind("Summary", 0) != 0) continue;
+    for (auto [field, kind] : {std::pair{"deadlocks=", "deadlock"}, std::pair{"races=", "race"},
+                               std::pair{"pdl_violations=", "pdl"}, std::pair{"unbalanced=", "unbalanced"}}) {
+      auto at = line.find(field);
+      if (at != std::string::npos && std::atoll(line.c_str() + at + std::strlen(field)) > 0) v.kinds_reached.insert(kind);
+    }
+  }
   return v;
 }
 

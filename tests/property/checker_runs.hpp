@@ -1,5 +1,6 @@
 // Running the exhaustive checker on a Program in its different modes.
 #pragma once
+#include <set>
 #include <optional>
 #include <string>
 #include <vector>
@@ -17,6 +18,10 @@ struct Verdict {
   ts::Verdict verdict = ts::Verdict::Unchecked;
   std::string kind;  // failure kind ("deadlock", "race", "pdl", "unbalanced"), empty when none
   std::string report;
+  // Failure kinds some explored run reached (its Summary line counts one or more).
+  // Which failure a mode reports first depends on its exploration order when a schedule
+  // fails in several ways; whether a kind is reachable must not.
+  std::set<std::string> kinds_reached;
   long long length = 0;  // the failing run's domain length
   bool unsafe() const { return verdict == ts::Verdict::Unsafe; }
   bool safe() const { return verdict == ts::Verdict::Safe || verdict == ts::Verdict::SafeAllK; }

@@ -49,6 +49,9 @@ rc::Gen<Recipe> gen_recipe(AvoidKnownBugs const& avoid) {
       rc::gen::set(&Recipe::pipes, vector_of(rc::gen::inRange(1, 4), gen_pipe(avoid))),
       rc::gen::set(&Recipe::pdl, rc::gen::weightedOneOf<int>({{6, rc::gen::just(0)}, {1, rc::gen::just(1)}, {1, rc::gen::just(2)}})),
       rc::gen::set(&Recipe::pdl_task, rc::gen::inRange(0, 4)),
+      // One recipe in six gives one task a loop one iteration shorter (shrinks to none).
+      rc::gen::set(&Recipe::late_start_task,
+                   rc::gen::weightedOneOf<int>({{5, rc::gen::just(-1)}, {1, rc::gen::inRange(0, 4)}})),
       rc::gen::set(&Recipe::mutations, mutations));
 }
 

@@ -97,9 +97,10 @@ struct Interpreter {
     std::nullptr_t* outside = nullptr;
     x.run(tp.head, outside);
     auto loop_body = [&](auto& handle) { x.run(tp.body, &handle); };
+    long long start = task == program->late_start_task ? 1 : 0;
     switch (program->loop) {
-      case LoopKind::StaticDomain: s.domain_loop(0, (long long)program->length, 1, loop_body); break;
-      case LoopKind::RuntimeDomain: s.domain_loop(0, ts::runtime(program->length, "n"), 1, loop_body); break;
+      case LoopKind::StaticDomain: s.domain_loop(start, (long long)program->length, 1, loop_body); break;
+      case LoopKind::RuntimeDomain: s.domain_loop(start, ts::runtime(program->length, "n"), 1, loop_body); break;
       case LoopKind::Tiles:
         if (program->skip_tiles) s.work_tile_loop(std::get<kQueue>(res), ts::skip_if<&Queue::empty_tile>, loop_body);
         else s.work_tile_loop(std::get<kQueue>(res), loop_body);

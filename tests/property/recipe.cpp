@@ -179,6 +179,12 @@ Program build_program(Recipe const& r, AvoidKnownBugs const& avoid) {
   b.p.loop = r.loop;
   b.p.length = std::max(1, r.length);
   b.p.skip_tiles = r.loop == LoopKind::Tiles && r.skip_tiles;
+  // Only where the shorter loop still runs an iteration: the checker covers domain
+  // lengths >= 1 (docs/checker.md, "What is not covered"), so a zero-trip loop would test
+  // a claim it does not make.
+  b.p.late_start_task = r.late_start_task < 0 || r.loop == LoopKind::Tiles || b.p.length < 2
+                            ? -1
+                            : r.late_start_task % std::clamp(r.tasks, 2, 4);
   b.p.tasks.resize(std::clamp(r.tasks, 2, 4));
   for (auto const& pr : r.pipes) {
     b.add_pipe(pr);

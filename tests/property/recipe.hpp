@@ -54,6 +54,7 @@ struct Recipe {
   std::vector<PipeRecipe> pipes;
   int pdl = 0;  // 0: none, 1: wait in the head and launch in the tail, 2: the other way round
   int pdl_task = 0;
+  int late_start_task = -1;  // Program::late_start_task (taken modulo the task count)
   std::vector<Mutation> mutations;
 };
 

@@ -76,3 +76,41 @@ TEST(Regression, CommitWithoutAcquireIsFlagged) {
 }
 
 }  // namespace
+
+namespace {
+using namespace prop::build;
+
+// Found by ReductionAgreesWithPlainBfs (kinds reached): plain BFS reaches an aliasing race
+// (T1 scribbles m1 after releasing m0 while T0, two iterations ahead, writes m0 again) that
+// the reduced parametric search did not: the reduction ran one task's silent iterations
+// ahead first, that path crossed the drift bound, and a state past the bound used to end
+// the whole search. Now such a state is only not expanded (the run is never SAFE then).
+Program every_other_iteration_alias() {
+  Program p;
+  p.mem[0] = ring(1);
+  p.mem[0].alias_group = 1;
+  p.mem[1].alias_group = 1;
+  p.mem[1].alias_phase = 1;
+  p.mem[2] = ring(1);
+  p.mem[2].split_consumer = true;
+  p.mem[3] = ring(1);
+  p.loop = LoopKind::RuntimeDomain;
+  p.length = 1;
+  p.tasks.resize(3);
+  p.tasks[0].body = {every(2, 1, {block(Op::WhenTrue, produce(0), 0)})};
+  std::vector<Node> t1 = {op(Op::Wait, 0), op(Op::Take, 0), op(Op::Release, 0), op(Op::Scribble, 1)};
+  p.tasks[1].body = {every(2, 1, {block(Op::WhenTrue, t1, 0)}),
+                     block(Op::WhenTrue, {op(Op::Wait, 2), op(Op::Take, 2), op(Op::Acquire, 3), op(Op::Commit, 3)}, 1)};
+  p.tasks[2].body = {block(Op::WhenTrue, {op(Op::Wait, 3), op(Op::Release, 2), op(Op::Release, 3)}, 1)};
+  return p;
+}
+
+TEST(Regression, ReductionReachesTheRaceOfAnEveryOtherIterationWriter) {
+  auto m = model_of(every_other_iteration_alias());
+  auto bfs = check(m, false);
+  auto por = check(m, true);
+  EXPECT_EQ(bfs.kinds_reached, por.kinds_reached) << bfs.report << "\n" << por.report;
+  EXPECT_TRUE(bfs.kinds_reached.count("race")) << bfs.report;
+}
+
+}  // namespace

@@ -96,6 +96,7 @@ std::string to_string(Program const& p) {
     os << "task T" << t << ":\n";
     print_nodes(os, tp.head, 1);
     os << "  " << loops[int(p.loop)];
+    if (p.loop != LoopKind::Tiles && int(t) == p.late_start_task) os << "/* start 1 */ ";
     if (p.loop == LoopKind::StaticDomain) os << p.length << ", 1)";
     else if (p.loop == LoopKind::RuntimeDomain) os << p.length << ", \"n\"), 1)";
     else os << (p.skip_tiles ? ", skip_if<empty_tile>)" : ")");

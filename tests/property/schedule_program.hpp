@@ -60,6 +60,9 @@ struct Program {
   LoopKind loop = LoopKind::RuntimeDomain;
   int length = 2;             // static length, or the runtime value the emulator runs
   bool skip_tiles = false;    // tile loop with skip_if (every skip pattern is explored)
+  // A task whose domain loop starts at 1 instead of 0 (-1: none): its trip count is one
+  // less than the others', which the checker must not assume equal (issue 13.4).
+  int late_start_task = -1;
   std::vector<TaskProgram> tasks;
 };
 
