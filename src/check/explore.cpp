@@ -259,9 +259,13 @@ struct Search {
                          ? "the parametric abstraction does not apply: tasks can drift apart by more than " +
                                std::to_string(sem.drift()) + " iterations (no pipeline bounds their distance)"
                          : "too many outstanding shared-condition outcomes for the state encoding";
-          // The abstraction is exact everywhere else: keep exploring (so every failure
-          // within the bound is still found, in either mode), but never call the run SAFE.
-          continue;
+          // Past the bound the abstraction is not exact: the search stops here and the
+          // run is never SAFE (the report says so; concrete lengths are checked instead
+          // when nothing failed). Exploring on within the bound costs too much where
+          // tasks never synchronise; which failures a stopped search has met depends on
+          // its order, so the reduced and the plain search may report different ones.
+          stop = true;
+          break;
         }
         if (g & kFailureFlags) continue;  // reported on discovery; not expanded
         uint64_t enabled = 0;

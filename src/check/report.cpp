@@ -73,6 +73,8 @@ std::string format_report(Model const& m, ProgramSet const& ps, std::vector<Run>
        << " complete=" << s.complete << " deadlocks=" << s.deadlocks << " races=" << s.races
        << " pdl_violations=" << s.pdl << " unbalanced=" << s.unbalanced << " seconds=" << s.seconds << "\n";
     if (!r.result.note.empty() && !r.config.parametric) os << "WARNING: " << r.result.note << ": INCOMPLETE\n";
+    if (s.overflow && r.config.parametric)
+      os << "NOTE: " << r.result.note << "; the parametric search stopped there\n";
     if (s.capped)
       os << "WARNING: state cap " << r.config.state_cap << " hit: the proof is INCOMPLETE, this is not a pass\n";
   }

