@@ -8,22 +8,14 @@
 
 #include "ts/runtime/cpu/counterexample_replay.hpp"
 #include "ts/runtime/cpu/run.hpp"
+#include "bad_input_fixtures.hpp"
 #include "ts/ts.hpp"
 
 namespace {
 
-struct Src : ts::MemoryResource {
-  TS_HD int load(ts::ConsumerStage const&) const { return 0; }
-};
-struct Dst : ts::MemoryResource {
-  TS_HD void store(ts::ProducerStage const&, int) const {}
-};
-struct Copy {
-  template <class S, class In, class Out>
-  void operator()(S& s, In& in, Out& out) const {
-    s.domain_loop(0, 4, 1, [&](auto&) { ts::work<&Dst::store>(out, ts::work<&Src::load>(in)); });
-  }
-};
+using bad_input::Dst;
+using bad_input::Src;
+using Copy = bad_input::Copy<4>;
 
 auto verified_copy() {
   auto in = ts::resource("in", Src{});

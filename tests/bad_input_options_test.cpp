@@ -7,23 +7,15 @@
 
 #include <climits>
 
+#include "bad_input_fixtures.hpp"
 #include "ts/ts.hpp"
 #include "ts/verify/checker.hpp"
 
 namespace {
 
-struct Src : ts::MemoryResource {
-  TS_HD int load(ts::ConsumerStage const&) const { return 0; }
-};
-struct Dst : ts::MemoryResource {
-  TS_HD void store(ts::ProducerStage const&, int) const {}
-};
-struct Copy {
-  template <class S, class In, class Out>
-  void operator()(S& s, In& in, Out& out) const {
-    s.domain_loop(0, ts::runtime(8, "n"), 1, [&](auto&) { ts::work<&Dst::store>(out, ts::work<&Src::load>(in)); });
-  }
-};
+using bad_input::Dst;
+using bad_input::Src;
+using Copy = bad_input::Copy<8, true>;
 
 auto copy_manager(ts::Options o) {
   auto in = ts::resource("in", Src{});

@@ -3,22 +3,14 @@
 // warps (1,312 threads per CTA) and an empty task list all passed verification.
 #include <gtest/gtest.h>
 
+#include "bad_input_fixtures.hpp"
 #include "ts/ts.hpp"
 
 namespace {
 
-struct Src : ts::MemoryResource {
-  TS_HD int load(ts::ConsumerStage const&) const { return 0; }
-};
-struct Dst : ts::MemoryResource {
-  TS_HD void store(ts::ProducerStage const&, int) const {}
-};
-struct Copy {
-  template <class S, class In, class Out>
-  void operator()(S& s, In& in, Out& out) const {
-    s.domain_loop(0, 8, 1, [&](auto&) { ts::work<&Dst::store>(out, ts::work<&Src::load>(in)); });
-  }
-};
+using bad_input::Dst;
+using bad_input::Src;
+using Copy = bad_input::Copy<8>;
 
 ts::Options quiet() {
   ts::Options o;
