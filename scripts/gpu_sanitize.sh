@@ -28,6 +28,9 @@ command_of() {
     pingpong_4096x4096x512) echo "$build/bench/gemm/ts_bench_pingpong 4096 4096 512" ;;
     multicast_4096x4096x512) echo "$build/bench/gemm/ts_bench_multicast 4096 4096 512" ;;
     examples_64MiB) echo "$build/examples/ts_examples_cuda 67112960" ;;
+    # One layout variant alone: synccheck of the whole ts_bench_gemm run takes minutes.
+    gemm_cola_4096x4096x512) echo "$build/bench/gemm/ts_bench_gemm cola 4096 4096 512" ;;
+    gemm_colab_4096x4096x512) echo "$build/bench/gemm/ts_bench_gemm colab 4096 4096 512" ;;
     *) echo "unknown run $1" >&2; return 1 ;;
   esac
 }
