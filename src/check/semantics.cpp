@@ -112,7 +112,8 @@ int Semantics::next_pipe(uint16_t const* s, int t) const {
 // races: issue 13.1), and a credit op that would raise a failure flag right here.
 bool Semantics::visible(uint16_t const* s, int t) const {
   auto const& in = instr(s, t);
-  if (in.op != Op::Step) return false;
+  // A silent pause touches nothing, but moving the task's pc can end its wait-only read.
+  if (in.op != Op::Step) return reading_wait_only(s, t);
   auto const& si = ps_.steps[t][in.step];
   bool keeps_window = si.effect == Effect::Local && aux_[t][in.step];
   if (s[Layout::task_off(t) + 3] != 0 && !keeps_window) return true;
