@@ -306,4 +306,59 @@ TEST(CheckSoundness, ScratchBeforeTheAccumulatorWaitRacesTheMmaRead) {
   }
 }
 
+// Found in review: a commit's failure flag depends on another task's acquire (commit
+// without acquire) or producer work (empty TMA commit) when the committing task is not the
+// one acquirer, so such commits must be visible; the reduced search called both SAFE.
+struct AcquireAndPut {
+  template <class S, class R>
+  TS_HD void operator()(S&, R& r) const { r.acquire(); ts::work<&Buf::put>(r); }
+};
+struct CommitOnlyOnce {
+  template <class S, class R>
+  TS_HD void operator()(S&, R& r) const { r.commit(); }
+};
+TEST(CheckSoundness, CommitByAnotherTaskBeforeTheAcquireIsUnbalanced) {
+  auto r = ts::resource("ring", Buf{}, async1());
+  auto c = ts::Task("Committer").warps(0, 1).writes(r).schedule(CommitOnlyOnce{}, r);
+  auto p = ts::Task("Producer").warps(1, 1).writes(r).schedule(AcquireAndPut{}, r);
+  auto w = ts::Task("Consumer").warps(2, 1).reads(r).schedule(WaitReleaseOnce{}, r);
+  auto m = ts::TaskManager(ts::tasks(c, p, w), ts::DependencyGraph{}, opts()).model();
+  for (bool red : {true, false}) {
+    auto res = check(m, red);
+    ASSERT_EQ(res.verdict, ts::Verdict::Unsafe) << res.report;
+    EXPECT_EQ(res.failure->kind, "unbalanced");
+    EXPECT_NE(res.report.find("commit without acquire: Committer runs ring.commit()"), std::string::npos) << res.report;
+  }
+}
+
+struct TmaProducerSignals {
+  template <class S, class R, class G>
+  TS_HD void operator()(S&, R& r, G& g) const {
+    r.acquire(); ts::work<&Buf::put>(r); g.acquire(); g.commit(); ts::work<&Buf::put>(r);
+    r.acquire(); g.acquire(); g.commit();
+  }
+};
+struct TmaCommitter {
+  template <class S, class R, class G>
+  TS_HD void operator()(S&, R& r, G& g) const { g.wait(); r.commit(); g.release(); g.wait(); r.commit(); g.release(); }
+};
+struct WaitReleaseTwice {
+  template <class S, class R>
+  TS_HD void operator()(S&, R& r) const {
+    r.wait(); ts::work<&Buf::take>(r); r.release(); r.wait(); ts::work<&Buf::take>(r); r.release();
+  }
+};
+TEST(CheckSoundness, EmptyTmaCommitByAnotherTaskIsNotHiddenByTheReduction) {
+  auto r = ts::resource("ring", Buf{}, ts::PipelineConfig::tma_async({.num_stages = 2, .num_bytes = 4096}));
+  auto g = ts::resource("sig", Buf{}, async1());
+  auto c = ts::Task("Committer").warps(0, 1).writes(r).reads(g).schedule(TmaCommitter{}, r, g);
+  auto p = ts::Task("Producer").warps(1, 1).writes(r).writes(g).schedule(TmaProducerSignals{}, r, g);
+  auto w = ts::Task("Consumer").warps(2, 1).reads(r).schedule(WaitReleaseTwice{}, r);
+  auto m = ts::TaskManager(ts::tasks(c, p, w), ts::DependencyGraph{}, opts()).model();
+  for (bool red : {true, false}) {
+    auto res = check(m, red);
+    EXPECT_EQ(res.verdict, ts::Verdict::Unsafe) << res.report;
+  }
+}
+
 }  // namespace

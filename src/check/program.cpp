@@ -323,6 +323,7 @@ ProgramSet compile(Model const& m) {
             si.pipe = pipe;
             ps.pipes[pipe].users |= uint64_t(1) << t;
             if (s.kind == SK::Acquire) ps.pipes[pipe].acquirers |= uint64_t(1) << t;
+            else ps.pipes[pipe].committers |= uint64_t(1) << t;
           }
           break;
         case SK::Wait:

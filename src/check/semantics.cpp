@@ -118,6 +118,8 @@ bool Semantics::visible(uint16_t const* s, int t) const {
   bool keeps_window = si.effect == Effect::Local && aux_[t][in.step];
   if (s[Layout::task_off(t) + 3] != 0 && !keeps_window) return true;
   if (reading_wait_only(s, t)) return true;  // this step may end the read a stage reuse tests
+  // Filling work sets the TMA fill bit another task's commit reads and clears.
+  if (si.fills_pipe >= 0 && !ps_.pipes[si.fills_pipe].own_producer()) return true;
   switch (si.effect) {
     case Effect::Local: return false;
     case Effect::AliasWork:
@@ -128,6 +130,9 @@ bool Semantics::visible(uint16_t const* s, int t) const {
   auto const& p = ps_.pipes[si.pipe];
   if (p.aliased || p.split || !p.fenced_reads.empty()) return true;
   int o = lay_.pipe_off[si.pipe];
+  // Acquires and commits of a pipe whose producer side spans tasks do not commute (a
+  // commit's outcome depends on the other task's acquire): never expanded alone.
+  if ((si.effect == Effect::Acquire || si.effect == Effect::Commit) && !p.own_producer()) return true;
   if (si.effect == Effect::Commit) {
     if (s[o] == 0) return true;
     if (p.tma_fill_check && s[o] == 1 && !(s[o + 1] & kFilled)) return true;
@@ -173,6 +178,7 @@ bool Semantics::reading_wait_only(uint16_t const* s, int t) const {
 void Semantics::end_reads(uint16_t* s) const {
   for (auto const& w : wait_only_) {
     uint16_t& reading = s[lay_.pipe_off[w.pipe] + 3 + 2 * w.slot];
+    if (w.pipe >= 64) continue;  // may_read tracks pipes 0..63; beyond, a read stays open (conservative)
     if (reading && !(ps_.tasks[w.task].may_read[s[Layout::task_off(w.task)]] >> w.pipe & 1)) reading = 0;
   }
 }

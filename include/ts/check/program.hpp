@@ -105,7 +105,8 @@ struct Pipe {
   std::vector<int> slot_of_lane;  // consumer slot of each lane
   bool phantom_consumer = false;  // no task waits on it: commits pile up (reported as unbalanced)
   bool async_producer = false;    // TMA / UMMA / CLC: writing until the consumer's wait
-  // TMA producer whose one acquiring task is the one task doing producer work on it: a
+  // TMA producer whose one acquiring task is the one task doing producer work on it (the
+  // commits may come from another task: then the work and the commits are visible): a
   // commit with no producer work since the acquire arms the full barrier for bytes that
   // never arrive (a hang on hardware), reported as such.
   bool tma_fill_check = false;
@@ -120,6 +121,12 @@ struct Pipe {
   int alias = -1;
   uint64_t users = 0;             // tasks with any credit op on it
   uint64_t acquirers = 0;         // tasks that acquire it (acquires compete for free stages)
+  uint64_t committers = 0;        // tasks that commit it
+  // One task acquires and commits: the uncommitted count (and the TMA fill bit) is then
+  // that task's own, and its commits commute with every other task's steps. Otherwise a
+  // commit's outcome (commit without acquire, empty TMA commit) depends on the order of
+  // another task's acquire or producer work, so commits are visible.
+  bool own_producer() const { return __builtin_popcountll(acquirers) == 1 && committers == acquirers; }
 };
 
 // A resource that shares physical memory with another (declared alias groups, S9.4).
