@@ -10,6 +10,7 @@
 #include "ts/check/explore.hpp"
 #include "ts/runtime/cpu/counterexample_replay.hpp"
 #include "ts/ts.hpp"
+#include "inversion_schedules.hpp"
 
 namespace {
 
@@ -23,28 +24,8 @@ ts::PipelineConfig one_stage() {
       {.num_stages = 1, .producer_group = {ts::Agent::Thread, 32}, .consumer_group = {ts::Agent::Thread, 32}});
 }
 
-// Each task holds its own stage uncommitted while it waits for the other's: a deadlock
-// every static check accepts (only the interleaving checker sees it).
-struct Ping {
-  template <class S, class X, class Y>
-  void operator()(S& s, X& x, Y& y) const {
-    s.domain_loop(0, 4, 1, [&](auto&) {
-      x.acquire(); ts::work<&Ring::put>(x);
-      y.wait(); ts::work<&Ring::take>(y); y.release();
-      x.commit();
-    });
-  }
-};
-struct Pong {
-  template <class S, class X, class Y>
-  void operator()(S& s, X& x, Y& y) const {
-    s.domain_loop(0, 4, 1, [&](auto&) {
-      y.acquire(); ts::work<&Ring::put>(y);
-      x.wait(); ts::work<&Ring::take>(x); x.release();
-      y.commit();
-    });
-  }
-};
+using Ping = inversion_fixture::Ping<Ring>;
+using Pong = inversion_fixture::Pong<Ring>;
 
 auto inversion(ts::Options o) {
   auto x = ts::resource("x", Ring{}, one_stage());

@@ -5,6 +5,7 @@
 #include <regex>
 
 #include "cpu_test_util.hpp"
+#include "inversion_schedules.hpp"
 #include "ts/runtime/cpu/counterexample_replay.hpp"
 
 using namespace cpu_test;
@@ -29,28 +30,8 @@ ts::PipelineConfig ring_cfg(int stages) {
                                           .consumer_group = {ts::Agent::Thread, 32}});
 }
 
-// Acquire-order inversion: each task holds its own stage uncommitted while it waits for
-// the other task's stage.
-struct Ping {
-  template <class S, class X, class Y>
-  void operator()(S& s, X& x, Y& y) const {
-    s.domain_loop(0, 4, 1, [&](auto&) {
-      x.acquire(); ts::work<&Ring::put>(x);
-      y.wait(); ts::work<&Ring::take>(y); y.release();
-      x.commit();
-    });
-  }
-};
-struct Pong {
-  template <class S, class X, class Y>
-  void operator()(S& s, X& x, Y& y) const {
-    s.domain_loop(0, 4, 1, [&](auto&) {
-      y.acquire(); ts::work<&Ring::put>(y);
-      x.wait(); ts::work<&Ring::take>(x); x.release();
-      y.commit();
-    });
-  }
-};
+using Ping = inversion_fixture::Ping<Ring>;
+using Pong = inversion_fixture::Pong<Ring>;
 auto inversion() {
   auto x = ts::resource("x", Ring{}, ring_cfg(1));
   auto y = ts::resource("y", Ring{}, ring_cfg(1));

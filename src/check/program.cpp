@@ -186,18 +186,14 @@ void assign_consumer_slots(Model const& m, std::vector<int> const& pipe_of, Prog
 
 // TaskProgram::may_read by a backward fixpoint over the instruction graph: a consumer
 // work on pipe p reads it; a wait or release on p ends the reach.
-std::vector<uint64_t> may_read(TaskProgram const& prog, ir::ScheduleIR const& ir, ProgramSet const& ps, int task) {
+std::vector<uint64_t> may_read(TaskProgram const& prog, ir::ScheduleIR const& ir, ProgramSet const& ps,
+                               std::vector<int> const& pipe_of, int task) {
   uint64_t tracked = 0;
   for (size_t p = 0; p < ps.pipes.size() && p < 64; ++p)
     for (size_t k = 0; k < ps.pipes[p].consumers.size(); ++k)
       if (ps.pipes[p].consumers[k] == task && ps.pipes[p].roles[k] == SlotRole::WaitOnly) tracked |= uint64_t(1) << p;
   std::vector<uint64_t> out(prog.code.size(), 0);
   if (!tracked) return out;
-  auto pipe_of = [&](int r) {
-    for (size_t p = 0; p < ps.pipes.size(); ++p)
-      if (ps.pipes[p].resource == r) return static_cast<int>(p);
-    return -1;
-  };
   for (bool changed = true; changed;) {
     changed = false;
     for (int i = static_cast<int>(prog.code.size()) - 1; i >= 0; --i) {
@@ -212,7 +208,7 @@ std::vector<uint64_t> may_read(TaskProgram const& prog, ir::ScheduleIR const& ir
         case Op::Step: {
           succ(i + 1);
           auto const& st = ir.steps[in.step];
-          int p = st.resource >= 0 ? pipe_of(st.resource) : -1;
+          int p = st.resource >= 0 ? pipe_of[st.resource] : -1;
           if (p >= 0 && p < 64 && (tracked >> p & 1)) {
             if (st.kind == ir::StepKind::Wait || st.kind == ir::StepKind::Release) v &= ~(uint64_t(1) << p);
             if (st.kind == ir::StepKind::Work && st.role == WorkRole::Consumer) v |= uint64_t(1) << p;
@@ -378,7 +374,7 @@ ProgramSet compile(Model const& m) {
         if (s.kind == ir::StepKind::Work && s.role == WorkRole::Producer && s.resource == pipe.resource)
           ps.steps[t][s.id].fills_pipe = static_cast<int>(p);
   }
-  for (int t = 0; t < nt; ++t) ps.tasks[t].may_read = may_read(ps.tasks[t], m.tasks[t].schedule, ps, t);
+  for (int t = 0; t < nt; ++t) ps.tasks[t].may_read = may_read(ps.tasks[t], m.tasks[t].schedule, ps, pipe_of, t);
   for (auto& p : ps.pipes) {
     if (p.split || p.phantom_consumer) continue;  // lanes only for tasks that wait and release
     auto lanes = consumer_lanes(m, p.resource, p.consumers);
