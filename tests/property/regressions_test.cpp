@@ -120,3 +120,27 @@ TEST(Regression, ParametricSearchStoppedAtTheDriftBoundSaysSoAndConcreteLengthsA
 }
 
 }  // namespace
+
+namespace {
+using namespace prop::build;
+
+// Found by Emulator.SafeSchedulesRunCleanUnderSeeds: two tasks share a condition key
+// inside domain loops that start at 1 and at 0. The checker matched outcomes by iteration
+// count (so T0's first iteration and T1's first iteration saw one outcome) and said SAFE;
+// on the emulator the outcomes belong to different data indices, T1 waits on a stage T0
+// never commits, and it deadlocks. Keys now correlate only aligned loops: UNSAFE.
+TEST(Regression, SharedKeyAcrossLoopsWithDifferentStartsIsNotCorrelated) {
+  Program p;
+  p.mem[0] = ring(1);
+  p.loop = LoopKind::StaticDomain;
+  p.length = 2;
+  p.late_start_task = 0;
+  p.tasks.resize(2);
+  p.tasks[0].body = {block(Op::FirstIter, {block(Op::WhenTrue, produce(0), 0)})};
+  p.tasks[1].body = {block(Op::FirstIter, {block(Op::WhenTrue, consume(0), 0)})};
+  auto v = check(model_of(p), true);
+  EXPECT_EQ(v.verdict, ts::Verdict::Unsafe) << v.report;
+  EXPECT_EQ(check(model_of(p), false).verdict, ts::Verdict::Unsafe);
+}
+
+}  // namespace
