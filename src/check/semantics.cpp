@@ -143,7 +143,7 @@ bool Semantics::visible(uint16_t const* s, int t) const {
 
 bool Semantics::enabled(uint16_t const* s, int t) const {
   auto const& in = instr(s, t);
-  if (in.op == Op::LoopHead) return true;  // a silent pause (at_silent_pause)
+  if (at_silent_pause(s, t)) return true;
   if (in.op != Op::Step) return false;
   auto const& si = ps_.steps[t][in.step];
   if (si.effect == Effect::Acquire) {
