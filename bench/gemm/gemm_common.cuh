@@ -1,5 +1,5 @@
 // Shared pieces of the GEMM benchmark: random inputs, cuBLAS reference, error norm,
-// event timing with warm-up and medians.
+// interleaved event timing (back-to-back and single launches) with warm-up and medians.
 #pragma once
 #include <cublas_v2.h>
 #include <cuda_bf16.h>
@@ -9,9 +9,14 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
+#include <random>
+#include <string>
+#include <thread>
 #include <vector>
 
 #define BENCH_CHECK(x)                                                                                \
@@ -158,53 +163,134 @@ inline void cublas_gemm_colmajor_a(cublasHandle_t h, __nv_bfloat16 const* a, __n
                             CUBLAS_GEMM_DEFAULT));
 }
 
-// Median of `reps` event-timed runs of f (ms), after `warmup` untimed runs.
-// Times several kernels in rounds, each round running every kernel once in the given
-// order, so clock and power drift over the measurement touch them alike (timing them one
-// after the other favoured whichever ran first on a cold or a hot GPU: the first shape's
-// TS figure ran several percent low). Returns each kernel's median.
-template <class... F>
-std::array<float, sizeof...(F)> interleaved_median_ms_on(cudaStream_t stream, int warmup, int reps, F&&... f) {
+// Timing that does not flatter (issue 15.5). Kernels are timed in interleaved rounds, so
+// clock and power drift over the measurement touch them alike (timing them one after the
+// other favoured whichever ran first on a cold or a hot GPU). Each round measures every
+// kernel two ways:
+//   (a) back-to-back: kBackToBack launches between one pair of events, the time divided by
+//       kBackToBack. Launch gaps hide under the previous launch and the card runs at the
+//       clock sustained load gives it. This is the headline: the medians returned, and the
+//       `ratio` of every bench line.
+//   (b) single: after an idle gap (cudaStreamSynchronize, then TS_BENCH_IDLE_US host
+//       microseconds, 1000 by default) one launch between one pair of events. Short kernels
+//       look faster this way (boost clock after idle), slower where launch latency counts.
+// Each round runs the kernels in a fresh order (a fixed-seed shuffle), so no kernel always
+// follows the same one: on a card at its power cap a kernel timed right after a slow,
+// low-power one runs at a higher clock (seen in bench/peers' 31-kernel screen, where a
+// fixed order gave the kernel after TS's ping-pong a steady lead). Every kernel gets a
+// `timing` line with both medians.
+constexpr int kBackToBack = 20;
+
+struct KernelTiming {
+  float b2b_ms = 0;     // median over rounds of (kBackToBack launches per event pair) / kBackToBack
+  float single_ms = 0;  // median over rounds of one launch per event pair after an idle gap
+};
+
+inline int idle_gap_us() {
+  char const* e = std::getenv("TS_BENCH_IDLE_US");
+  return e ? std::atoi(e) : 1000;
+}
+
+// Times f[0..n) in `rounds` interleaved rounds after `warmup` untimed launches each, and
+// prints `timing [what ]kernel=<name> b2b_ms=... single_ms=...` per kernel (names default
+// to k0, k1, ... in argument order; with flop > 0 the lines carry TFLOP/s too).
+inline std::vector<KernelTiming> interleaved_timing(cudaStream_t stream, int warmup, int rounds,
+                                                    std::vector<std::function<void()>> const& f,
+                                                    std::vector<std::string> const& names = {},
+                                                    std::string const& what = "", double flop = 0) {
   // Under compute-sanitizer one launch per kernel is enough (and all there is time for):
   // scripts/gpu_sanitize.sh sets TS_BENCH_ONCE; the timings printed then mean nothing.
-  if (std::getenv("TS_BENCH_ONCE")) warmup = 0, reps = 1;
-  for (int i = 0; i < warmup; ++i) (f(), ...);
+  bool once = std::getenv("TS_BENCH_ONCE") != nullptr;
+  if (once) warmup = 0, rounds = 1;
+  int const per_pair = once ? 1 : kBackToBack;
+  int const gap_us = idle_gap_us();
+  std::size_t const n = f.size();
+  for (int i = 0; i < warmup; ++i)
+    for (auto const& g : f) g();
   cudaEvent_t e0, e1;
   BENCH_CHECK(cudaEventCreate(&e0));
   BENCH_CHECK(cudaEventCreate(&e1));
-  std::array<std::vector<float>, sizeof...(F)> t;
-  auto time_one = [&](auto& g, std::vector<float>& into) {
-    BENCH_CHECK(cudaEventRecord(e0, stream));
-    g();
-    BENCH_CHECK(cudaEventRecord(e1, stream));
+  std::vector<std::vector<float>> tb(n), ts(n);
+  auto elapsed = [&] {
     BENCH_CHECK(cudaEventSynchronize(e1));
     float ms;
     BENCH_CHECK(cudaEventElapsedTime(&ms, e0, e1));
-    into.push_back(ms);
+    return ms;
   };
-  for (int r = 0; r < reps; ++r) {
-    std::size_t k = 0;
-    (time_one(f, t[k++]), ...);
+  std::vector<std::size_t> order(n);
+  for (std::size_t k = 0; k < n; ++k) order[k] = k;
+  std::mt19937 rng(0x5EED);
+  for (int r = 0; r < rounds; ++r) {
+    if (r > 0) std::shuffle(order.begin(), order.end(), rng);
+    for (std::size_t k : order) {  // (a) back-to-back
+      BENCH_CHECK(cudaEventRecord(e0, stream));
+      for (int i = 0; i < per_pair; ++i) f[k]();
+      BENCH_CHECK(cudaEventRecord(e1, stream));
+      tb[k].push_back(elapsed() / float(per_pair));
+    }
+    if (once) continue;
+    for (std::size_t k : order) {  // (b) one launch after an idle gap
+      BENCH_CHECK(cudaStreamSynchronize(stream));
+      std::this_thread::sleep_for(std::chrono::microseconds(gap_us));
+      BENCH_CHECK(cudaEventRecord(e0, stream));
+      f[k]();
+      BENCH_CHECK(cudaEventRecord(e1, stream));
+      ts[k].push_back(elapsed());
+    }
   }
+  BENCH_CHECK(cudaGetLastError());
   BENCH_CHECK(cudaEventDestroy(e0));
   BENCH_CHECK(cudaEventDestroy(e1));
-  std::array<float, sizeof...(F)> med{};
-  for (std::size_t k = 0; k < t.size(); ++k) {
-    std::sort(t[k].begin(), t[k].end());
-    med[k] = t[k][t[k].size() / 2];
+  auto median = [](std::vector<float> v) {
+    if (v.empty()) return 0.f;
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+  };
+  std::vector<KernelTiming> out(n);
+  for (std::size_t k = 0; k < n; ++k) {
+    out[k].b2b_ms = median(tb[k]);
+    out[k].single_ms = once ? out[k].b2b_ms : median(ts[k]);
+    std::string name = k < names.size() ? names[k] : "k" + std::to_string(k);
+    std::printf("timing %s%skernel=%s b2b_ms=%.4f single_ms=%.4f single_over_b2b=%.3f", what.c_str(),
+                what.empty() ? "" : " ", name.c_str(), out[k].b2b_ms, out[k].single_ms,
+                out[k].single_ms / out[k].b2b_ms);
+    if (flop > 0)
+      std::printf(" b2b_tflops=%.1f single_tflops=%.1f", flop / out[k].b2b_ms / 1e9, flop / out[k].single_ms / 1e9);
+    std::printf(" launches_per_pair=%d rounds=%d idle_us=%d\n", per_pair, rounds, gap_us);
   }
+  return out;
+}
+
+// The back-to-back medians (ms) of several kernels, timed as above; the `timing` lines
+// name them k0, k1, ... in argument order, or `names` (with `what` and flop) in the
+// _named form. `reps` is the number of rounds.
+template <class... F>
+std::array<float, sizeof...(F)> interleaved_median_ms_on(cudaStream_t stream, int warmup, int reps, F&&... f) {
+  std::vector<std::function<void()>> fs{std::function<void()>(std::ref(f))...};
+  auto t = interleaved_timing(stream, warmup, reps, fs);
+  std::array<float, sizeof...(F)> med{};
+  for (std::size_t k = 0; k < med.size(); ++k) med[k] = t[k].b2b_ms;
   return med;
 }
 template <class... F>
 std::array<float, sizeof...(F)> interleaved_median_ms(int warmup, int reps, F&&... f) {
   return interleaved_median_ms_on(cudaStream_t(0), warmup, reps, f...);
 }
+template <class... F>
+std::array<float, sizeof...(F)> interleaved_median_ms_named(std::string const& what, double flop,
+                                                            std::vector<std::string> const& names, int warmup, int reps,
+                                                            F&&... f) {
+  std::vector<std::function<void()>> fs{std::function<void()>(std::ref(f))...};
+  auto t = interleaved_timing(cudaStream_t(0), warmup, reps, fs, names, what, flop);
+  std::array<float, sizeof...(F)> med{};
+  for (std::size_t k = 0; k < med.size(); ++k) med[k] = t[k].b2b_ms;
+  return med;
+}
 
 template <class F>
 float median_ms(F&& f, int warmup = 3, int reps = 20, cudaStream_t stream = 0) {
   return interleaved_median_ms_on(stream, warmup, reps, f)[0];
 }
-
 
 // The eight GEMM shapes of the issue (M x N x K), or the one given as `M N K` arguments.
 struct Shape {

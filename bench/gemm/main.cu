@@ -1,5 +1,6 @@
 // bench/gemm: GEMM kernels against cuBLAS, side by side in one process, on fresh random
-// inputs per shape; events, warm-up, medians; every result checked against cuBLAS.
+// inputs per shape; events, warm-up, medians of back-to-back launches (the `ratio`) and of
+// single launches after an idle gap (the `timing` lines); every result checked against cuBLAS.
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -52,8 +53,11 @@ void run_rowmajor_b(cublasHandle_t h, Shape s, int sms, uint64_t seed, bool time
   double err = bench::relative_error(d, ref, nd);
   double err_host = bench::sampled_host_error_rowmajor_b(a, b, d, s.m, s.n, s.k);
   if (timed) {
-    auto [ms_ref, ms_ts] = bench::interleaved_median_ms(
-        5, 20, [&] { bench::cublas_gemm_rowmajor_b(h, a, b, ref, s.m, s.n, s.k); }, [&] { g.launch(); });
+    char what[64];
+    std::snprintf(what, sizeof what, "gemm_rowmajor_b size=%dx%dx%d", s.m, s.n, s.k);
+    auto [ms_ref, ms_ts] = bench::interleaved_median_ms_named(
+        what, 2.0 * s.m * s.n * s.k, {"cublas", "ts"}, 5, 20,
+        [&] { bench::cublas_gemm_rowmajor_b(h, a, b, ref, s.m, s.n, s.k); }, [&] { g.launch(); });
     BENCH_CHECK(cudaGetLastError());
     double flop = 2.0 * s.m * s.n * s.k;
     double tf_ref = flop / ms_ref / 1e9, tf_ts = flop / ms_ts / 1e9;
@@ -104,7 +108,10 @@ void run_colmajor_a(cublasHandle_t h, Shape s, int sms, uint64_t seed, bool time
     double err_host = bench::sampled_host_error_layout(a, b, d, s.m, s.n, s.k, true, row_b);
     char const* name = row_b ? "gemm_colmajor_a_rowmajor_b" : "gemm_colmajor_a";
     if (timed) {
-      auto [ms_ref, ms_ts] = bench::interleaved_median_ms(5, 20, launch_ref, [&] { g.launch(); });
+      char what[64];
+      std::snprintf(what, sizeof what, "%s size=%dx%dx%d", name, s.m, s.n, s.k);
+      auto [ms_ref, ms_ts] = bench::interleaved_median_ms_named(what, 2.0 * s.m * s.n * s.k, {"cublas", "ts"}, 5, 20,
+                                                                launch_ref, [&] { g.launch(); });
       BENCH_CHECK(cudaGetLastError());
       double flop = 2.0 * s.m * s.n * s.k;
       double tf_ref = flop / ms_ref / 1e9, tf_ts = flop / ms_ts / 1e9;
@@ -224,8 +231,11 @@ int main(int argc, char** argv) {
     BENCH_CHECK(cudaDeviceSynchronize());
     double err_dyn = bench::relative_error(dts, ref, nd);
     double err_ts_host = bench::sampled_host_error(a, b, dts, s.m, s.n, s.k);
-    auto [ms_ref, ms_hw, ms_ts, ms_dyn] = bench::interleaved_median_ms(
-        5, 20, [&] { bench::cublas_gemm(h, a, b, ref, s.m, s.n, s.k); },
+    char what[64];
+    std::snprintf(what, sizeof what, "gemm size=%dx%dx%d", s.m, s.n, s.k);
+    auto [ms_ref, ms_hw, ms_ts, ms_dyn] = bench::interleaved_median_ms_named(
+        what, 2.0 * s.m * s.n * s.k, {"cublas", "handwritten", "ts", "ts_dynamic"}, 5, 20,
+        [&] { bench::cublas_gemm(h, a, b, ref, s.m, s.n, s.k); },
         [&] { run_handwritten(ta, tb, d, s.m, s.n, s.k, prop.multiProcessorCount, map_d_hw); }, [&] { tsg.launch(); },
         [&] { dyn->launch(); });
     BENCH_CHECK(cudaGetLastError());

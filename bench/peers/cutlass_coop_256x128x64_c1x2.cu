@@ -1,0 +1,9 @@
+// bench/peers: CUTLASS cooperative 256x128x64, cluster 1x2 (one configuration per
+// translation unit, so the configurations compile in parallel).
+#include "cutlass_gemm.cuh"
+
+namespace peers {
+std::unique_ptr<Runner> make_coop_256x128x64_c1x2(GemmArgs const& a, int swizzle) {
+  return make_runner<CutlassGemm<256, 128, 64, 1, 2, false>>(a, swizzle);
+}
+}  // namespace peers
