@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# The main job: build and run every example (capture, printout, verification, execution,
-# reference check), ending with one summary line per example. The CPU emulator always
+# The main job: install what a fresh Debian machine lacks (scripts/install_deps.sh), then
+# build and run every example (capture, printout, verification, execution, reference
+# check), ending with one summary line per example. The CPU emulator always
 # runs them; when a GPU is present (nvidia-smi lists one) and nvcc is available, the
 # CUDA backend runs them too.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+bash scripts/install_deps.sh   # what a fresh Debian machine lacks; a no-op otherwise
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j "$(nproc)" --target ts_examples
 ./build/examples/ts_examples "$@"

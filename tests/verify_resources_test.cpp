@@ -1,5 +1,5 @@
 // S6.16 SMEM capacity, S6.17 TMEM capacity, S6.18 value routing, S6.22 / S6.23
-// registers, S6.24 pipeline groups (pending S10).
+// registers, S6.24 pipeline groups (SPEC S10).
 #include "verify_fixtures.hpp"
 
 using namespace vt;

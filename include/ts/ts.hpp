@@ -1,5 +1,7 @@
-// Umbrella header for host code: model, schedule capture, task manager.
+// Umbrella header for host code: model, schedule capture (ts/schedule.hpp), task manager.
+// The CPU emulator adds ts/runtime/cpu/run.hpp, the GPU ts/runtime/cuda/launch.cuh.
 #pragma once
+#include "ts/schedule.hpp"
 #include "ts/core/allocation.hpp"
 #include "ts/core/allocation_decl.hpp"
 #include "ts/core/model.hpp"

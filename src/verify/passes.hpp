@@ -23,6 +23,6 @@ void check_ping_pong(Model const& m, Diagnostics& out);              // S6.19
 void check_split_consumer_override(Model const& m, Diagnostics& out);  // S6.20
 void check_skip_if_owner(Model const& m, Diagnostics& out);          // S6.21
 void check_registers(Model const& m, Limits const& l, Diagnostics& out);  // S6.22, S6.23
-void check_pipeline_groups(Model const& m, Diagnostics& out);        // S6.24 (pending S10)
+void check_pipeline_groups(Model const& m, Diagnostics& out);        // S6.24 (pipeline groups, SPEC S10)
 
 }  // namespace ts::verify

@@ -59,7 +59,7 @@ TEST(CudaLaunch, CopyExamplesOnTheGpu) {
   int n = 0;
   if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) {
     cudaGetLastError();
-    GTEST_SKIP() << "no CUDA device here: the copy examples run only on a GPU (scripts/gpu_run3.sh)";
+    GTEST_SKIP() << "no CUDA device here: the copy examples run only on a GPU (scripts/main_job.sh or scripts/gpu_bench.sh on a GPU machine)";
   }
   std::ostringstream log;
   for (auto const& r : examples::run_copy_examples_cuda((1 << 20) + 4096, log))

@@ -13,7 +13,7 @@
 // stage counts, one engine kind and one cooperative-group size on the collapsed side)
 // and throws ts::ConfigError naming the group, the member and the expected value.
 // Schedules call member ops on the member handles and collapsed ops on the group
-// view, `ts::group(a, b).release()` (schedule/group_view.hpp, runtime/exec_group.hpp).
+// view, `ts::group(a, b).release()` (schedule/group.hpp; executing: runtime/exec_context.hpp).
 #pragma once
 #include <memory>
 #include <string>

@@ -144,11 +144,6 @@ struct work_traits {
   using stage_type = stage_param;
 };
 
-// A C++20 concept so misuse fails with one readable line at the call site.
-template <auto M>
-concept WorkMethod = detail::member_fn<decltype(M)>::is_member_fn &&
-                     work_traits<M>::has_stage_param;
-
 // Printable name of a member pointer, taken from the compiler's function signature,
 // e.g. "InputGmem::get_item" or "SmemRing::load<1>".
 namespace detail {

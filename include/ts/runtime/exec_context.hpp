@@ -2,7 +2,7 @@
 // on the GPU or in the CPU emulator. The same schedule body that the recorder turned
 // into IR runs here as real loops, branches and barrier operations.
 //
-// Backend primitives come from an Arch object (see arch_interface.md in docs/):
+// Backend primitives come from an Arch object (docs/architecture.md, "The Arch interface"):
 //   ThreadCoord const& thread() const;  KernelContext const& kernel() const;
 //   void mbar_arrive(uint64_t*);  void mbar_arrive_expect_tx(uint64_t*, uint32_t);
 //   bool mbar_try_wait(uint64_t*, uint32_t phase);
@@ -100,7 +100,6 @@ class DomainLoop {
   template <class F>
   TS_HD void every(int period, F&& body) { ctx_->every(period, 0, body); }
   TS_HD void break_loop() { ctx_->live_ = false; }
-  TS_HD long long iteration() const { return ctx_->loop_count_; }
 
  private:
   // Only a pointer to the context: the iteration state lives there by value, so no

@@ -151,7 +151,6 @@ class DomainLoopHandle {
   template <class F>
   void every(int period, F&& body) { guarded(ir::BlockKind::Every, period, 0, body); }
   void break_loop() { rec_->break_loop(block_); }
-  Sym iteration() const { return Sym{"iter", false, 0}; }
 
  private:
   template <class F>

@@ -17,9 +17,9 @@
 
 namespace ts::cpu {
 
-// The kernel body of one emulated thread, mirroring the CUDA kernel entry
-// (examples/copy/copy_device.cu): thread 0 initialises every pipeline barrier, the CTA
-// synchronises, then the thread runs its task's schedule.
+// The kernel body of one emulated thread, mirroring the CUDA kernel body
+// (ts::cuda::kernel_body and init_barriers, runtime/cuda/kernel.cuh): thread 0 initialises
+// every pipeline barrier, the CTA synchronises, then the thread runs its task's schedule.
 template <class Params>
 void kernel_entry(Params const& p, ThreadEntry const& e) {
   CpuArch arch{e.emu, e.coord, e.kctx};
