@@ -72,9 +72,25 @@ ts::Model tiled() {
   return ts::TaskManager(ts::tasks(t), ts::DependencyGraph{{x, {w, q}}, {l, {x}}}, opts()).model();
 }
 
-TEST(CheckPdl, LaunchBeforeWaitThroughSkippedTile) {
+// Every tile count: the shortest failing run is a CTA with no tile at all (a skipped
+// tile runs only local steps here, so it is a tile fewer).
+TEST(CheckPdl, LaunchBeforeWaitWithNoTile) {
   for (bool red : {true, false}) {
     auto r = check(tiled<false>(), red);
+    ASSERT_EQ(r.verdict, ts::Verdict::Unsafe) << r.report;
+    EXPECT_EQ(r.failure->kind, "pdl");
+    EXPECT_EQ(r.failure->tiles, 0);
+    EXPECT_NE(r.failure_json.find("\"tiles\": 0"), std::string::npos);
+    EXPECT_NE(r.report.find("Shortest failing run (pdl), static loop lengths, 0 work tiles"), std::string::npos) << r.report;
+  }
+}
+
+// A fixed tile count finds it through a skipped tile.
+TEST(CheckPdl, LaunchBeforeWaitThroughSkippedTile) {
+  for (bool red : {true, false}) {
+    auto m = tiled<false>();
+    m.options.check_every_tile_count = false;
+    auto r = check(m, red);
     ASSERT_EQ(r.verdict, ts::Verdict::Unsafe) << r.report;
     EXPECT_EQ(r.failure->kind, "pdl");
     EXPECT_TRUE(r.failure->skipped_tiles);

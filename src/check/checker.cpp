@@ -92,16 +92,14 @@ std::string explore_independent_lengths(Model const& model, ProgramSet const& ps
 
 }  // namespace
 
-CheckerResult run_exhaustive(Model const& model) {
-  validate_options(model.options);  // an edited Model skips the TaskManager's check
-  auto ps = compile(model);
+// The runs for every domain length the options ask for (parametric proof, per-class
+// combinations or concrete lengths), at the tile setting of `base`.
+struct Checked {
+  std::vector<Run> runs;
+  std::string scope;
+};
+Checked check_lengths(Model const& model, ProgramSet const& ps, Config base) {
   auto const& o = model.options;
-  Config base;
-  base.tiles = o.check_tiles;
-  base.reduction = o.check_reduction;
-  base.state_cap = o.state_cap;
-  base.assume_pdl_wait_completed = o.assume_pdl_wait_completed;
-
   std::vector<Run> runs;
   std::string scope;
   if (ps.any_runtime_loop && ps.independent_lengths) {
@@ -159,6 +157,59 @@ CheckerResult run_exhaustive(Model const& model) {
       }
     }
   }
+  return {std::move(runs), std::move(scope)};
+}
+
+// Persistent schedules: the every-tile-count proof first; where its abstraction does
+// not apply (a task can get the tile window ahead, Semantics::tile_window()) or the state cap stops it,
+// exactly check_tiles tiles, saying why.
+Checked check_tiles(Model const& model, ProgramSet const& ps, Config const& base) {
+  auto const& o = model.options;
+  bool tiles = false;
+  for (auto const& t : ps.tasks) tiles |= t.has_tile_loop;
+  if (!tiles) return check_lengths(model, ps, base);
+  std::string fixed = "persistent loops explored over " + std::to_string(o.check_tiles) +
+                      " work tiles, each skipped or not (more tiles are not covered)";
+  if (!o.check_every_tile_count) {
+    auto c = check_lengths(model, ps, base);
+    c.scope += "; " + fixed + " (Options::check_every_tile_count is off)";
+    return c;
+  }
+  Config every = base;
+  every.every_tile_count = true;
+  auto c = check_lengths(model, ps, every);
+  std::string why;
+  for (auto const& r : c.runs) {
+    // A stopped run (tile drift, a full condition table in a concrete-length run, the
+    // state cap) proves nothing for every tile count: fall back. A parametric run that
+    // stopped at the drift bound was already replaced by concrete lengths.
+    if (r.result.stats.tile_overflow || (r.result.stats.overflow && !r.config.parametric)) why = r.result.note;
+    else if (r.result.stats.capped && why.empty()) why = "the state cap stopped it";
+  }
+  // A failure the tile abstraction met is a real run, stopped search or not.
+  if (why.empty() || combine(c.runs) == Verdict::Unsafe) {
+    c.scope += std::string("; every number of work tiles (0, 1, 2, ...)") +
+               (ps.skipped_tiles_silent ? ", skipped tiles included (a skipped tile runs only local steps, so it "
+                                          "is a tile fewer)"
+                : ps.any_skippable  ? ", each skipped or not"
+                                    : "");
+    return c;
+  }
+  auto f = check_lengths(model, ps, base);
+  f.scope += "; the every-tile-count proof did not apply (" + why + "); " + fixed;
+  return f;
+}
+
+CheckerResult run_exhaustive(Model const& model) {
+  validate_options(model.options);  // an edited Model skips the TaskManager's check
+  auto ps = compile(model);
+  auto const& o = model.options;
+  Config base;
+  base.tiles = o.check_tiles;
+  base.reduction = o.check_reduction;
+  base.state_cap = o.state_cap;
+  base.assume_pdl_wait_completed = o.assume_pdl_wait_completed;
+  auto [runs, scope] = check_tiles(model, ps, base);
   // With reduction on, the failing run found is the shortest in the reduced graph; a
   // plain BFS that stops at its first failure gives the shortest run overall.
   for (auto& r : runs) {

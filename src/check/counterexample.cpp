@@ -24,6 +24,7 @@ std::string to_json(Model const& m, Counterexample const& c) {
     for (size_t i = 0; i < c.class_length.size(); ++i) os << (i ? ", " : "") << c.class_length[i];
     os << "]";
   }
+  if (c.tiles >= 0) os << ", \"tiles\": " << c.tiles;
   os << ", \"skipped_tiles\": " << (c.skipped_tiles ? "true" : "false")
      << ", \"blocked\": [";
   for (size_t i = 0; i < c.blocked.size(); ++i) os << (i ? ", " : "") << quote(c.blocked[i]);

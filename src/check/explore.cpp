@@ -7,7 +7,10 @@
 // reachable; sets containing a visible step (aliased work, credit ops on aliased pipes,
 // PDL) are rejected, so every race and PDL state stays reachable. Concrete runs
 // are acyclic (every step moves a program counter or an iteration forward); parametric
-// runs can cycle, see the proviso in reduction.cpp. Shared-condition outcomes and the parametric
+// and every-tile-count runs can cycle: a state whose reduced successors include one
+// already expanded is expanded in full (the cycle proviso: the last-expanded state of
+// any cycle sees its successor on the cycle expanded, so every cycle of the reduced graph
+// has a fully expanded state and no task's step is ignored around it). Shared-condition outcomes and the parametric
 // remaining length are an oracle revealed lazily, so revealing them commutes too.
 #include <time.h>
 
@@ -39,6 +42,10 @@ struct Search {
   bool too_wide = false;  // a state did not fit the narrow encoding: rerun wide
   std::vector<uint32_t> parent;
   std::vector<uint8_t> ptask;
+  // Every-tile-count runs: how far the tile origin of each stored state is from tile 0
+  // along its parent chain (states that differ only there are one state; the first
+  // found keeps its chain, so traces number tiles absolutely).
+  std::vector<uint32_t> tile_base;
   ExploreResult res;
   int nt;
 
@@ -75,19 +82,32 @@ struct Search {
       e.section = m.tasks[t].schedule.steps[in.step].section;
       e.iteration = in.loop_region == kInside ? s[Layout::task_off(t) + 2] : -1;
       if (cfg.parametric && e.iteration >= 0) e.iteration = -1;
-      e.tile = in.tile_region == kInside ? s[Layout::task_off(t) + 1] : -1;
+      e.tile = in.tile_region == kInside ? s[Layout::task_off(t) + 1] + base(p) : -1;
       ev.push_back(e);
       idx = p;
     }
     return {ev.rbegin(), ev.rend()};
   }
 
-  std::string where(uint16_t const* s, int t) const {
+  long long base(uint32_t idx) const { return tile_base.empty() ? 0 : tile_base[idx]; }
+
+  // The run's tile count: concrete runs have cfg.tiles; every-tile-count runs the
+  // smallest count consistent with what the run revealed.
+  int tiles_of(uint16_t const* s, uint32_t idx) const {
+    bool any = false;
+    for (auto const& t : ps.tasks) any |= t.has_tile_loop;
+    if (!any) return -1;
+    if (!sem.tile_mode()) return cfg.tiles;
+    uint16_t left = s[sem.layout().glob + kGlobTilesLeft];
+    return static_cast<int>(base(idx) + ((left & kUnknown) ? (left & ~kUnknown) + 1 : left));
+  }
+
+  std::string where(uint16_t const* s, int t, uint32_t idx) const {
     auto const& in = sem.instr(s, t);
     std::string w = m.tasks[t].name + " at " + m.step_text(t, in.step) + " (step " + std::to_string(in.step) + ", " +
                     ir::to_string(m.tasks[t].schedule.steps[in.step].section);
     if (in.loop_region == kInside && !cfg.parametric) w += ", iteration " + std::to_string(s[Layout::task_off(t) + 2]);
-    if (in.tile_region == kInside) w += ", tile " + std::to_string(s[Layout::task_off(t) + 1]);
+    if (in.tile_region == kInside) w += ", tile " + std::to_string(s[Layout::task_off(t) + 1] + base(idx));
     return w + ")";
   }
 
@@ -99,7 +119,8 @@ struct Search {
     c.length = cfg.parametric ? -1 : ps.any_runtime_loop ? cfg.length : -2;
     auto sv = load(idx);
     uint16_t const* s = sv.data();
-    c.skipped_tiles = s[sem.layout().glob + 1] != 0;
+    c.skipped_tiles = s[sem.layout().glob + kGlobSkipMask] != 0 || s[sem.layout().glob + kGlobSkipMask + 1] != 0;
+    c.tiles = tiles_of(s, idx);
     auto runs = [&](Event const& e) {
       std::string w = m.tasks[e.task].name + " runs " + m.step_text(e.task, e.step) + " (step " + std::to_string(e.step) +
                       ", " + ir::to_string(e.section);
@@ -121,7 +142,7 @@ struct Search {
                  " while no stage of " + resource_of(e) + " is acquired and uncommitted (" + runs(e) + ")";
     } else if (kind == "deadlock") {
       for (int t = 0; t < nt; ++t)
-        if (!sem.at_end(s, t)) c.blocked.push_back(where(s, t) + " is blocked");
+        if (!sem.at_end(s, t)) c.blocked.push_back(where(s, t, idx) + " is blocked");
       c.detail = "no task can move while work remains";
     } else if (kind == "unbalanced" && (s[sem.layout().glob] & kEarlyRelease)) {
       auto const& e = c.events.back();
@@ -206,7 +227,7 @@ struct Search {
   }
 
   uint64_t choose(uint16_t const* s, uint64_t enabled) const {
-    return cfg.reduction ? persistent_set(sem, ps, cfg.parametric, s, enabled) : enabled;
+    return cfg.reduction ? persistent_set(sem, ps, cfg.parametric || sem.tile_mode(), s, enabled) : enabled;
   }
 
   void run() {
@@ -215,7 +236,9 @@ struct Search {
     std::vector<std::vector<uint16_t>> init;
     sem.initial(init);
     std::vector<uint8_t> enc(codec.bytes());
-    for (auto const& s : init) {
+    for (auto& s : init) {
+      uint16_t shift = s[sem.layout().glob + kGlobTileShift];
+      s[sem.layout().glob + kGlobTileShift] = 0;
       if (!codec.encode(s.data(), enc.data())) {
         too_wide = true;
         return;
@@ -223,6 +246,7 @@ struct Search {
       if (store.insert(enc.data()).second) {
         parent.push_back(0xffffffffu);
         ptask.push_back(0);
+        if (sem.tile_mode()) tile_base.push_back(shift);
       }
     }
     int W = sem.layout().words, G = sem.layout().glob;
@@ -240,11 +264,80 @@ struct Search {
     // hashed and their table slots prefetched before any is inserted, so the table's
     // cache misses overlap. Insertion keeps parent order, so the search stays BFS.
     constexpr size_t kBlock = 32;
+    bool cyclic = cfg.parametric || sem.tile_mode();  // only these runs can revisit an expanded state
+    struct Reduced { uint32_t parent; uint64_t rest; };
+    std::vector<Reduced> reduced;       // parents of this block expanded with a reduced set
+    std::vector<uint32_t> revisit;      // of those, the ones the cycle proviso expands in full
+    // Encodes, hashes and inserts the successors in succ/owner/from, in order.
+    auto insert_all = [&](bool note_revisits) {
+      hashes.resize(owner.size());
+      packed.resize(owner.size() * B);
+      std::vector<uint16_t> shifts(owner.size(), 0);
+      for (size_t k = 0; k < owner.size(); ++k) {
+        uint16_t* w = succ.data() + k * W;
+        shifts[k] = w[G + kGlobTileShift];  // renormalisation's tile shift: not part of the state
+        w[G + kGlobTileShift] = 0;
+        if (!codec.encode(w, packed.data() + k * B)) {
+          too_wide = true;
+          return;
+        }
+        hashes[k] = StateStore::hash(packed.data() + k * B, B);
+        store.prefetch(hashes[k]);
+      }
+      for (size_t k = 0; k < owner.size(); ++k) {
+        size_t o = k * W;
+        ++res.stats.transitions;
+        if (static_cast<long long>(store.size()) + 1 >= cfg.state_cap + kSlack) {
+          res.stats.capped = true;
+          stop = true;
+          break;
+        }
+        auto [idx, fresh] = store.insert(packed.data() + k * B, hashes[k]);
+        if (!fresh) {
+          if (note_revisits && idx <= from[k])
+            for (auto const& r : reduced)
+              if (r.parent == from[k] && (revisit.empty() || revisit.back() != from[k])) revisit.push_back(from[k]);
+          continue;
+        }
+        parent.push_back(from[k]);
+        ptask.push_back(owner[k]);
+        if (sem.tile_mode()) tile_base.push_back(tile_base[from[k]] + shifts[k]);
+        uint16_t ng = succ[o + G];
+        if (ng & kRace) {
+          ++res.stats.races;
+          record("race", idx);
+        }
+        if (ng & kPdlViolation) {
+          ++res.stats.pdl;
+          record("pdl", idx);
+        }
+        if (ng & (kEarlyRelease | kCommitNoAcquire)) {
+          ++res.stats.unbalanced;
+          record("unbalanced", idx);
+        }
+        if (ng & kEmptyTmaCommit) {
+          ++res.stats.deadlocks;
+          record("deadlock", idx);
+        }
+      }
+    };
+    auto expand = [&](uint32_t i, uint64_t set) {
+      for (int t = 0; t < nt; ++t) {
+        if (!(set >> t & 1)) continue;
+        size_t before = succ.size();
+        sem.successors(cur.data(), t, succ, /*known_enabled=*/true);  // set is within `enabled`
+        size_t n = (succ.size() - before) / W;
+        owner.insert(owner.end(), n, static_cast<uint8_t>(t));
+        from.insert(from.end(), n, i);
+      }
+    };
     for (size_t i = 0; i < store.size() && !stop;) {
       size_t end = std::min(store.size(), i + kBlock);
       succ.clear();
       owner.clear();
       from.clear();
+      reduced.clear();
+      revisit.clear();
       for (; i < end; ++i) {
         if ((cfg.stop_at_first_failure && res.failure) || static_cast<long long>(store.size()) >= cfg.state_cap) {
           res.stats.capped = !(cfg.stop_at_first_failure && res.failure);
@@ -253,15 +346,19 @@ struct Search {
         }
         codec.decode(store.at(i), cur.data());
         uint16_t g = cur[G];
-        if (g & (kOverflow | kTableFull)) {
-          res.stats.overflow = true;
-          res.note = g & kOverflow
+        if (g & (kOverflow | kTableFull | kTileOverflow)) {
+          bool tiles = g & kTileOverflow;
+          (tiles ? res.stats.tile_overflow : res.stats.overflow) = true;
+          res.note = tiles ? "the every-tile-count abstraction does not apply: a task can get " +
+                                 std::to_string(sem.tile_window()) +
+                                 " work tiles ahead of another (no pipeline bounds their distance in tiles)"
+                     : g & kOverflow
                          ? "the parametric abstraction does not apply: tasks can drift apart by more than " +
                                std::to_string(sem.drift()) + " iterations (no pipeline bounds their distance)"
                          : "too many outstanding shared-condition outcomes for the state encoding";
           // Past the bound the abstraction is not exact: the search stops here and the
-          // run is never SAFE (the report says so; concrete lengths are checked instead
-          // when nothing failed). Exploring on within the bound costs too much where
+          // run is never SAFE (the report says so; concrete lengths or tiles are checked
+          // instead when nothing failed). Exploring on within the bound costs too much where
           // tasks never synchronise; which failures a stopped search has met depends on
           // its order, so the reduced and the plain search may report different ones.
           stop = true;
@@ -289,61 +386,32 @@ struct Search {
               c.kind = "run";
               c.events = trace(static_cast<uint32_t>(i));
               c.length = cfg.parametric ? -1 : ps.any_runtime_loop ? cfg.length : -2;
-              c.skipped_tiles = cur[G + 1] != 0;
+              c.skipped_tiles = cur[G + kGlobSkipMask] != 0 || cur[G + kGlobSkipMask + 1] != 0;
+              c.tiles = tiles_of(cur.data(), static_cast<uint32_t>(i));
               res.run = std::move(c);
             }
           }
           continue;
         }
         uint64_t set = choose(cur.data(), enabled);
-        for (int t = 0; t < nt; ++t) {
-          if (!(set >> t & 1)) continue;
-          size_t before = succ.size();
-          sem.successors(cur.data(), t, succ, /*known_enabled=*/true);  // set is within `enabled`
-          size_t n = (succ.size() - before) / W;
-          owner.insert(owner.end(), n, static_cast<uint8_t>(t));
-          from.insert(from.end(), n, static_cast<uint32_t>(i));
-        }
+        if (cyclic && set != enabled) reduced.push_back({static_cast<uint32_t>(i), enabled & ~set});
+        expand(static_cast<uint32_t>(i), set);
       }
-      hashes.resize(owner.size());
-      packed.resize(owner.size() * B);
-      for (size_t k = 0; k < owner.size(); ++k) {
-        if (!codec.encode(succ.data() + k * W, packed.data() + k * B)) {
-          too_wide = true;
-          return;
+      insert_all(cyclic);
+      if (too_wide) return;
+      // Cycle proviso: a reduced parent that reached an already expanded state is
+      // expanded in full (its other enabled tasks' successors are inserted now).
+      if (!revisit.empty() && !stop) {
+        succ.clear();
+        owner.clear();
+        from.clear();
+        for (uint32_t p : revisit) {
+          codec.decode(store.at(p), cur.data());
+          for (auto const& r : reduced)
+            if (r.parent == p) expand(p, r.rest);
         }
-        hashes[k] = StateStore::hash(packed.data() + k * B, B);
-        store.prefetch(hashes[k]);
-      }
-      for (size_t k = 0; k < owner.size(); ++k) {
-        size_t o = k * W;
-        ++res.stats.transitions;
-        if (static_cast<long long>(store.size()) + 1 >= cfg.state_cap + kSlack) {
-          res.stats.capped = true;
-          stop = true;
-          break;
-        }
-        auto [idx, fresh] = store.insert(packed.data() + k * B, hashes[k]);
-        if (!fresh) continue;
-        parent.push_back(from[k]);
-        ptask.push_back(owner[k]);
-        uint16_t ng = succ[o + G];
-        if (ng & kRace) {
-          ++res.stats.races;
-          record("race", idx);
-        }
-        if (ng & kPdlViolation) {
-          ++res.stats.pdl;
-          record("pdl", idx);
-        }
-        if (ng & (kEarlyRelease | kCommitNoAcquire)) {
-          ++res.stats.unbalanced;
-          record("unbalanced", idx);
-        }
-        if (ng & kEmptyTmaCommit) {
-          ++res.stats.deadlocks;
-          record("deadlock", idx);
-        }
+        insert_all(false);
+        if (too_wide) return;
       }
     }
     res.stats.states = store.size();
@@ -351,7 +419,7 @@ struct Search {
     res.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     res.stats.cpu_seconds = cpu_now() - c0;
     bool bad = res.stats.deadlocks || res.stats.races || res.stats.pdl || res.stats.unbalanced;
-    if (res.stats.overflow) {
+    if (res.stats.overflow || res.stats.tile_overflow) {
       res.verdict = bad ? Verdict::Unsafe : Verdict::Incomplete;
     } else if (bad) {
       res.verdict = Verdict::Unsafe;

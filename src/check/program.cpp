@@ -226,6 +226,35 @@ std::vector<uint64_t> may_read(TaskProgram const& prog, ir::ScheduleIR const& ir
 
 }  // namespace
 
+// Does a skipped tile run only local steps in every task (the part of the tile body
+// outside `skippable`, and the whole body of a task that never skips)? Then skipping a
+// tile removes nothing but local steps, and a run with skipped tiles is a run with
+// fewer tiles (the every-tile-count proof then leaves skips out; docs/checker.md).
+static bool skipped_tiles_silent(ProgramSet const& ps) {
+  for (size_t t = 0; t < ps.tasks.size(); ++t) {
+    auto const& code = ps.tasks[t].code;
+    if (!ps.tasks[t].has_tile_loop) continue;
+    std::vector<bool> skippable(code.size(), false);
+    for (size_t i = 0; i < code.size(); ++i)
+      if (code[i].op == Op::Skip)
+        for (int j = static_cast<int>(i) + 1; j < code[i].target; ++j) skippable[j] = true;
+    for (size_t i = 0; i < code.size(); ++i) {
+      auto const& in = code[i];
+      if (in.tile_region != kInside || skippable[i]) continue;
+      switch (in.op) {
+        case Op::TileHead: case Op::TileEnd: case Op::Skip: break;
+        case Op::Step: {
+          auto const& si = ps.steps[t][in.step];
+          if (si.effect != Effect::Local || si.fills_pipe >= 0) return false;
+          break;
+        }
+        default: return false;  // loops, guards, conditions, breaks outside skippable
+      }
+    }
+  }
+  return true;
+}
+
 ProgramSet compile(Model const& m) {
   ProgramSet ps;
   int nres = static_cast<int>(m.resources.size());
@@ -385,6 +414,7 @@ ProgramSet compile(Model const& m) {
   }
   split_unaligned_keys(m, ps);
   assign_length_classes(m, ps);
+  ps.skipped_tiles_silent = ps.any_skippable && skipped_tiles_silent(ps);
   return ps;
 }
 

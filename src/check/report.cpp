@@ -51,6 +51,8 @@ std::string format_report(Model const& m, ProgramSet const& ps, std::vector<Run>
   }
   if (ps.pairs.empty()) os << "Watched alias pairs: none\n";
   for (auto const& p : ps.pairs) os << "Watched alias pair: " << p.why << "\n";
+  bool tiles = false;
+  for (auto const& t : ps.tasks) tiles |= t.has_tile_loop;
   Counterexample const* shown = nullptr;
   for (int pass = 0; pass < 2 && !shown; ++pass)  // concrete failing runs first
     for (auto const& r : runs)
@@ -61,6 +63,7 @@ std::string format_report(Model const& m, ProgramSet const& ps, std::vector<Run>
   if (shown) {
     os << (shown->kind == "run" ? "One complete run" : "Shortest failing run (" + shown->kind + ")");
     os << (shown->length == -1 ? ", parametric" : shown->length == -2 ? ", static loop lengths" : ", domain length " + std::to_string(shown->length) + (shown->class_length.empty() ? "" : " (longest; per-task lengths below)"))
+       << (shown->tiles >= 0 ? ", " + std::to_string(shown->tiles) + " work tile" + (shown->tiles == 1 ? "" : "s") : "")
        << (shown->skipped_tiles ? ", with skipped tiles" : "") << ":\n";
     os << format_timeline(m, *shown);
     if (!shown->detail.empty()) os << "  => " << shown->detail << "\n";
@@ -69,25 +72,24 @@ std::string format_report(Model const& m, ProgramSet const& ps, std::vector<Run>
   for (auto const& r : runs) {
     auto const& s = r.result.stats;
     os << "Summary (" << (r.config.parametric ? std::string("all k >= 1") : ps.any_runtime_loop ? lengths_text(r.config) : std::string("static lengths"))
+       << (!tiles ? "" : r.config.every_tile_count ? ", every tile count" : ", " + std::to_string(r.config.tiles) + " tiles")
        << ", " << (r.config.reduction ? "reduced" : "plain BFS") << "): states=" << s.states
        << " complete=" << s.complete << " deadlocks=" << s.deadlocks << " races=" << s.races
        << " pdl_violations=" << s.pdl << " unbalanced=" << s.unbalanced << " seconds=" << s.seconds << "\n";
-    if (!r.result.note.empty() && !r.config.parametric) os << "WARNING: " << r.result.note << ": INCOMPLETE\n";
+    if (!r.result.note.empty() && !r.config.parametric && !s.tile_overflow) os << "WARNING: " << r.result.note << ": INCOMPLETE\n";
+    if (s.tile_overflow) os << "NOTE: " << r.result.note << "; the every-tile-count search stopped there\n";
     if (s.overflow && r.config.parametric)
       os << "NOTE: " << r.result.note << "; the parametric search stopped there\n";
     if (s.capped)
       os << "WARNING: state cap " << r.config.state_cap << " hit: the proof is INCOMPLETE, this is not a pass\n";
   }
-  bool tiles = false;
-  for (auto const& t : ps.tasks) tiles |= t.has_tile_loop;
-  os << "Scope: " << scope;
-  if (tiles && !runs.empty())
-    os << "; persistent loops explored over " << runs[0].config.tiles
-       << " work tiles, each skipped or not (more tiles are not covered)";
-  os << "\n";
+  bool every_tile = tiles && !runs.empty();
+  for (auto const& r : runs) every_tile &= r.config.every_tile_count;
+  os << "Scope: " << scope << "\n";
   Verdict v = combine(runs);
   os << "Result: "
      << (v == Verdict::Unsafe ? "UNSAFE" : v == Verdict::SafeAllK ? "SAFE (for all k >= 1)" : v == Verdict::Safe ? "SAFE" : "INCOMPLETE")
+     << (every_tile && (v == Verdict::Safe || v == Verdict::SafeAllK) ? ", for every number of work tiles" : "")
      << "\n";
   return os.str();
 }

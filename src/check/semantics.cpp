@@ -19,10 +19,14 @@ Semantics::Semantics(Model const& m, ProgramSet const& ps, Config const& cfg) : 
     w += 2 + 2 * slots;
   }
   lay_.glob = w;
-  w += 2;
+  w += kGlobWords;
   bool tiles = false;
   for (auto const& t : ps.tasks) tiles |= t.has_tile_loop;
-  lay_.nslots = tiles ? std::max(1, cfg.tiles) : 1;
+  tile_mode_ = cfg.every_tile_count && tiles;
+  int depth = nt;
+  for (auto const& p : ps.pipes) depth += p.stages;
+  tile_window_ = std::clamp(depth, 4, kMaxTileWindow);
+  lay_.nslots = !tiles ? 1 : tile_mode_ ? tile_window_ : std::max(1, cfg.tiles);
   lay_.slots_off = w;
   w += 2 * lay_.nslots;
   // Shared-condition outcomes stay in the table while some user has not passed them;
@@ -35,6 +39,9 @@ Semantics::Semantics(Model const& m, ProgramSet const& ps, Config const& cfg) : 
   // Concrete runs: users are at most `length` iterations apart (capped; overflowing the
   // table makes the run INCOMPLETE, never SAFE).
   long long per_key = cfg.parametric ? drift_ + 3 : std::min<long long>(std::max<long long>(cfg.length, 0) + 3, 128);
+  // Every-tile-count runs: users may also be up to a window of tiles apart (a full table
+  // stops the run, which then falls back to the fixed tile count).
+  if (tile_mode_) per_key += tile_window_;
   lay_.ndec = shared * static_cast<int>(per_key);
   lay_.dec_off = w;
   w += 3 * lay_.ndec;
@@ -47,6 +54,14 @@ Semantics::Semantics(Model const& m, ProgramSet const& ps, Config const& cfg) : 
                 (s.kind == ir::StepKind::Work && s.role == WorkRole::Auxiliary);
     aux_.push_back(std::move(a));
   }
+  for (int t = 0; t < nt; ++t) {
+    bool shared_key = false;
+    for (auto const& k : ps.keys) shared_key |= (k.users >> t & 1) && __builtin_popcountll(k.users) > 1;
+    pins_tiles_.push_back(!ps.tasks[t].has_tile_loop && shared_key);
+  }
+  bool any_param = false;
+  for (int t = 0; t < nt; ++t) any_param |= param_task(t) && ps.tasks[t].has_loop;
+  slot_rem_init_ = any_param ? kUnknown : 0;
   // Parametric abstraction: iterations below sat_ are exact, above it only their phase
   // modulo every guard period matters.
   for (auto const& t : ps.tasks)
@@ -66,15 +81,16 @@ long long Semantics::trip(int t) const {
 }
 
 void Semantics::initial(std::vector<std::vector<uint16_t>>& out) const {
-  int masks = ps_.any_skippable ? (1 << lay_.nslots) : 1;
-  bool any_param = false;
-  for (int t = 0; t < lay_.tasks; ++t) any_param |= param_task(t) && ps_.tasks[t].has_loop;
+  // Concrete tiles: every skip pattern up front. Every tile count: skips are revealed
+  // when first asked, and the tile count is 0 or unknown (at least 1).
+  int masks = ps_.any_skippable && !tile_mode_ ? (1 << std::max(cfg_.tiles, 0)) : 1;
   std::vector<uint16_t> sink;
-  for (int mask = 0; mask < masks; ++mask) {
+  for (int variant = 0; variant < masks * (tile_mode_ ? 2 : 1); ++variant) {
     {
       std::vector<uint16_t> b(lay_.words, 0);
-      b[lay_.glob + 1] = static_cast<uint16_t>(mask);
-      for (int i = 0; i < lay_.nslots; ++i) b[lay_.slots_off + 2 * i + 1] = any_param ? kUnknown : 0;
+      if (tile_mode_) b[lay_.glob + kGlobTilesLeft] = variant == 0 ? 0 : kUnknown;
+      else b[lay_.glob + kGlobSkipMask] = static_cast<uint16_t>(variant);
+      for (int i = 0; i < lay_.nslots; ++i) b[lay_.slots_off + 2 * i + 1] = slot_rem_init_;
       // Run every task up to its first step; conditions on the way fork.
       std::vector<std::vector<uint16_t>> cur{b};
       for (int t = 0; t < lay_.tasks; ++t) {
@@ -358,19 +374,32 @@ void Semantics::advance(std::vector<uint16_t>& b, int t, std::vector<uint16_t>& 
         }
         break;
       case Op::TileInit: b[to + 1] = 0; ++b[to]; break;
-      case Op::TileHead:
-        if (b[to + 1] >= lay_.nslots) {
+      case Op::TileHead: {
+        bool exit;
+        if (tile_mode_) {
+          exit = tile_exit(b, t, in, out);
+          if (b[lay_.glob] & kTileOverflow) {
+            finish(b, out);
+            return;
+          }
+        } else {
+          exit = b[to + 1] >= cfg_.tiles;
+        }
+        if (exit) {
           b[to + 1] = 0;
           b[to] = static_cast<uint16_t>(in.target);
         } else {
           ++b[to];
         }
         break;
+      }
       case Op::TileEnd: ++b[to + 1]; b[to] = static_cast<uint16_t>(in.target); break;
-      case Op::Skip:
-        if (b[lay_.glob + 1] >> b[to + 1] & 1) b[to] = static_cast<uint16_t>(in.target);
+      case Op::Skip: {
+        bool skip = tile_mode_ ? tile_skipped(b, t, in, out) : (b[lay_.glob + kGlobSkipMask] >> b[to + 1] & 1);
+        if (skip) b[to] = static_cast<uint16_t>(in.target);
         else ++b[to];
         break;
+      }
       case Op::Guard: {
         int g = guard_holds(b.data(), t, in);
         if (g == 2) {
@@ -433,6 +462,7 @@ void Semantics::advance(std::vector<uint16_t>& b, int t, std::vector<uint16_t>& 
 // Emission of a successor: parametric renormalisation (periodicity.cpp), garbage
 // collection of shared-condition outcomes, race detection.
 void Semantics::finish(std::vector<uint16_t>& b, std::vector<uint16_t>& out) const {
+  if (tile_mode_) shift_tiles(b.data());
   if (cfg_.parametric) renormalize(b.data());
   end_reads(b.data());
   collect_garbage(b.data());

@@ -4,8 +4,16 @@
 //
 // State layout (16-bit words, see Layout): per task [pc, tile, iter, last_work];
 // per pipe [uncommitted, flags (+ next commit's lane), (full, held) per consumer task]; globals [flags,
-// skipped-tile mask]; per loop slot [lo, rem] (parametric bookkeeping); a sorted table
-// of outstanding shared-condition outcomes [key+1, where|value, iter].
+// skipped-tile mask, skip outcomes known, tiles remaining, tile shift]; per loop slot
+// [lo, rem] (parametric bookkeeping); a sorted table of outstanding shared-condition
+// outcomes [key+1, where|value, iter].
+//
+// Every-tile-count runs (Config::every_tile_count, tile_abstraction.cpp): tiles are
+// numbered relative to the slowest task in the tile loop, the tile count is revealed
+// lazily like a domain length, skip outcomes per relative tile are revealed when first
+// asked (mask + known mask), and loop slots are per relative tile. The tile shift word
+// says how far the last renormalisation moved the tile origin; the explorer reads and
+// clears it before a state is stored (it rebuilds absolute tile numbers for traces).
 #pragma once
 #include <algorithm>
 #include <cstdint>
@@ -28,6 +36,8 @@ constexpr uint16_t kUnknown = 0x8000;
 enum : uint16_t {
   kPdlWaited = 1, kPdlViolation = 2, kRace = 4, kOverflow = 8, kTableFull = 16, kEarlyRelease = 32,
   kCommitNoAcquire = 64, kEmptyTmaCommit = 128,
+  // Every-tile-count runs: a task got tile_window() tiles ahead of the slowest one.
+  kTileOverflow = 256,
 };
 // Flags that end a run as a failure (the state is reported, not expanded).
 constexpr uint16_t kFailureFlags = kRace | kPdlViolation | kEarlyRelease | kCommitNoAcquire | kEmptyTmaCommit;
@@ -39,6 +49,24 @@ constexpr uint16_t kFailureFlags = kRace | kPdlViolation | kEarlyRelease | kComm
 enum : uint16_t { kAsyncHold = 1, kUmmaCur = 2, kUmmaPending = 4, kFilled = 8, kReuseRace = 16, kUmmaFenced = 32 };
 // Domain-lane pipes keep the lane of the next commit in the flag word's high byte.
 constexpr int kLaneShift = 8;
+
+// Every-tile-count runs keep at most this many tiles relative to the slowest task (loop
+// slots, skip masks); the window is the sum of the pipelines' depths plus one tile per
+// task (how far a chain of full rings lets the first task run ahead), at least 4.
+// Masks are kept in two words of 7 bits so states stay one byte per word.
+constexpr int kMaxTileWindow = 14;
+
+// Global words after the flags word (Layout::glob). Concrete runs keep the skipped-tile
+// mask in kGlobSkipMask alone; every-tile-count runs keep the skip and known masks in
+// two words each (get_mask / put_mask).
+enum : int {
+  kGlobSkipMask = 1, kGlobSkipKnown = 3, kGlobTilesLeft = 5, kGlobTileShift = 6, kGlobWords = 7,
+};
+inline uint32_t get_mask(uint16_t const* s, int at) { return s[at] | (uint32_t(s[at + 1]) << 7); }
+inline void put_mask(uint16_t* s, int at, uint32_t m) {
+  s[at] = static_cast<uint16_t>(m & 0x7f);
+  s[at + 1] = static_cast<uint16_t>(m >> 7);
+}
 
 struct Layout {
   int tasks = 0, words = 0;
@@ -53,6 +81,9 @@ class Semantics {
   Semantics(Model const& m, ProgramSet const& ps, Config const& cfg);
   Layout const& layout() const { return lay_; }
   int drift() const { return drift_; }
+  int tile_window() const { return tile_window_; }
+  // Every-tile-count abstraction in force (Config::every_tile_count and a tile loop).
+  bool tile_mode() const { return tile_mode_; }
 
   // Initial states (one per skipped-tile pattern, per initial condition outcome, per
   // parametric remaining length).
@@ -72,7 +103,13 @@ class Semantics {
   bool balanced(uint16_t const* s) const;
   Instr const& instr(uint16_t const* s, int t) const { return code(t)[s[Layout::task_off(t)]]; }
   long long trip(int t) const;  // concrete trip count of task t's loop
-  bool in_param_loop(uint16_t const* s, int t) const { return param_task(t) && instr(s, t).loop_region == kInside; }
+  // Inside a loop whose abstraction can cycle (a parametric domain loop, or the tile loop
+  // of an every-tile-count run): the reduction's preference for other tasks.
+  bool in_param_loop(uint16_t const* s, int t) const {
+    auto const& in = instr(s, t);
+    return (param_task(t) && in.loop_region == kInside) ||
+           (tile_mode_ && ps_.tasks[t].has_tile_loop && in.tile_region == kInside);
+  }
   bool param_task(int t) const { return cfg_.parametric && ps_.tasks[t].static_trip < 0; }
   // Which aliased resources are being written / read now (race explanation).
   bool writing(uint16_t const* s, int alias, int* who) const;
@@ -83,6 +120,9 @@ class Semantics {
   void advance(std::vector<uint16_t>& b, int t, std::vector<uint16_t>& out) const;
   void finish(std::vector<uint16_t>& b, std::vector<uint16_t>& out) const;
   void renormalize(uint16_t* b) const;  // parametric runs: see periodicity.cpp
+  void shift_tiles(uint16_t* b) const;  // every-tile-count runs: see tile_abstraction.cpp
+  bool tile_exit(std::vector<uint16_t>& b, int t, Instr const& in, std::vector<uint16_t>& out) const;
+  bool tile_skipped(std::vector<uint16_t>& b, int t, Instr const& in, std::vector<uint16_t>& out) const;
   // 0 false, 1 true, 2: depends on the not yet revealed loop length (caller forks).
   int guard_holds(uint16_t const* s, int t, Instr const& in) const;
   // Progress position of a task, for ordering against shared-condition entries.
@@ -105,6 +145,10 @@ class Semantics {
   mutable std::vector<uint16_t> scratch_;  // successor buffer reused across calls
   std::vector<std::vector<uint8_t>> aux_;  // [task][step]: auxiliary work keeps the access window
   int sat_ = 1, period_ = 1, drift_ = 16;  // parametric: exact iterations kept, guard period, drift cap
+  bool tile_mode_ = false;
+  int tile_window_ = 1;                    // every-tile-count: relative tiles kept (loop slots)
+  uint16_t slot_rem_init_ = 0;             // a loop slot's "remaining" before its loop starts
+  std::vector<uint8_t> pins_tiles_;        // [task]: a task without a tile loop that keeps the tile origin
 };
 
 }  // namespace ts::check

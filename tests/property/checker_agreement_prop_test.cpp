@@ -24,7 +24,11 @@ RC_GTEST_PROP(CheckerAgreement, ReductionAgreesWithPlainBfs, (Recipe const& reci
   // The reduction must keep every failure kind reachable (docs/checker.md, "Soundness");
   // the first one each mode reports may differ when a schedule fails in several ways.
   // A parametric search that stopped at the drift bound has met failures in its own order.
-  auto stopped = [](Verdict const& v) { return v.report.find("the parametric search stopped there") != std::string::npos; };
+  auto stopped = [](Verdict const& v) {
+    return v.report.find("the parametric search stopped there") != std::string::npos ||
+           v.report.find("the every-tile-count search stopped there") != std::string::npos ||
+           v.report.find("WARNING: too many outstanding shared-condition outcomes") != std::string::npos;
+  };
   if (!stopped(por) && !stopped(bfs)) RC_ASSERT(por.kinds_reached == bfs.kinds_reached);
   RC_ASSERT(bfs.kind.empty() == por.kind.empty());
 }

@@ -32,6 +32,7 @@ Verdict check(ts::Model m, bool reduction, std::vector<long long> lengths) {
   if (r.failure) {
     v.kind = r.failure->kind;
     v.length = r.failure->length;
+    v.tiles = r.failure->tiles;
   }
   v.report = r.report;
   std::istringstream lines(r.report);

@@ -23,6 +23,7 @@ struct Verdict {
   // fails in several ways; whether a kind is reachable must not.
   std::set<std::string> kinds_reached;
   long long length = 0;  // the failing run's domain length
+  int tiles = -1;        // the failing run's work tiles (-1: no tile loop)
   bool unsafe() const { return verdict == ts::Verdict::Unsafe; }
   bool safe() const { return verdict == ts::Verdict::Safe || verdict == ts::Verdict::SafeAllK; }
 };

@@ -115,6 +115,8 @@ RC_GTEST_PROP(Emulator, CounterexamplesReplayToTheSameFailure, (Recipe const& re
   // The emulator runs the counterexample's length: a longer loop could go on to finish
   // what the checker's run left blocked.
   if (p.loop == LoopKind::RuntimeDomain && first.length > 0) p.length = int(first.length);
+  // ... and its tile count (the checker proves every count; its run names the fewest).
+  if (p.loop == LoopKind::Tiles && first.tiles >= 0) p.tiles = first.tiles;
   ts::Options o = quiet_options();
   o.warning_mode = true;  // an UNSAFE manager may still run, to replay
   with_manager(p, o, [&](auto& tm) {
@@ -123,6 +125,7 @@ RC_GTEST_PROP(Emulator, CounterexamplesReplayToTheSameFailure, (Recipe const& re
     RC_ASSERT(rep.verdict == ts::Verdict::Unsafe);
     auto const& cex = *tm.last_counterexample();
     RC_ASSERT(cex.length == first.length);
+    RC_ASSERT(cex.tiles == first.tiles);
     if (cex.kind == "unbalanced") return;  // ends without an error the emulator could raise
     runtime_choices() = choices_of(p, cex);
     RC_LOG() << "checker:\n" << rep.checker_text << "\n" << tm.last_counterexample_json() << "\n";

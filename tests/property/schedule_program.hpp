@@ -14,7 +14,7 @@ constexpr int kFlags = 4;
 constexpr int kPdlIn = 5;
 constexpr int kPdlOut = 6;
 constexpr int kQueue = 7;
-constexpr int kTileCount = 2;  // the checker's default check_tiles
+constexpr int kTileCount = 2;  // tiles the emulator runs (the checker proves every count)
 
 enum class Op {
   Acquire, Commit, Wait, Release,  // credit ops on a ring
@@ -60,6 +60,7 @@ struct Program {
   LoopKind loop = LoopKind::RuntimeDomain;
   int length = 2;             // static length, or the runtime value the emulator runs
   bool skip_tiles = false;    // tile loop with skip_if (every skip pattern is explored)
+  int tiles = kTileCount;     // work tiles of the emulator's queue (a replay runs the counterexample's)
   // A task whose domain loop starts at 1 instead of 0 (-1: none): its trip count is one
   // less than the others', which the checker must not assume equal (issue 13.4).
   int late_start_task = -1;

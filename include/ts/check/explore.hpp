@@ -19,7 +19,10 @@ struct Config {
   // Per length class (ProgramSet::length_classes): that class's domain length. Empty:
   // every runtime loop has `length` (then `length` must be the longest of these).
   std::vector<long long> class_length;
-  int tiles = 2;               // work tiles for persistent schedules
+  int tiles = 2;               // work tiles for persistent schedules (when not every_tile_count)
+  // Abstract the number of work tiles: one proof for every tile count >= 0 and every
+  // pattern of skipped tiles (src/check/tile_abstraction.cpp).
+  bool every_tile_count = false;
   bool reduction = true;       // persistent sets; false = plain BFS
   bool parametric = false;     // abstract the domain length: one proof for every k >= 1
   long long state_cap = 20'000'000;
@@ -46,6 +49,9 @@ struct Counterexample {
   long long length = 0;              // the domain length of the run (-1: parametric)
   std::vector<long long> class_length;  // per length class when they were explored independently
   bool skipped_tiles = false;
+  // Work tiles of the run (-1: no tile loop). Every-tile-count runs: the smallest tile
+  // count consistent with the run (tiles are numbered absolutely in events).
+  int tiles = -1;
 };
 
 struct Stats {
@@ -53,6 +59,7 @@ struct Stats {
   uint64_t deadlocks = 0, races = 0, pdl = 0, unbalanced = 0;
   bool capped = false;
   bool overflow = false;  // parametric abstraction did not apply (drift or table overflow)
+  bool tile_overflow = false;  // every-tile-count abstraction did not apply (tile drift)
   double seconds = 0;      // wall clock
   double cpu_seconds = 0;  // CPU time of the exploring thread (fair on a shared machine)
 };

@@ -153,6 +153,9 @@ struct ProgramSet {
   std::vector<AliasPair> pairs;
   std::vector<SharedKey> keys;    // keys of conditions; shared when users has 2+ bits
   bool any_skippable = false;
+  // Every task runs only local steps in a skipped tile (outside its skippable blocks):
+  // a skipped tile then changes nothing another task can see.
+  bool skipped_tiles_silent = false;
   bool any_runtime_loop = false;  // a domain loop whose length is not static
   std::vector<LengthClass> length_classes;
   // Tasks of two different length classes interact: their lengths are explored

@@ -23,7 +23,11 @@ struct Options {
   // Empty: first try the parametric proof for every length (SAFE_ALL_K); when it does not
   // apply, check the lengths 1, 2, 3 and sample_iterations and say so in the report.
   std::vector<long long> check_lengths;   // each 1..65535
-  int check_tiles = 2;                    // work tiles explored for persistent schedules (1..16)
+  // Persistent schedules: first one proof for every number of work tiles (>= 0) and every
+  // skip pattern; where that abstraction does not apply (docs/checker.md), or when
+  // check_every_tile_count is false, exactly check_tiles tiles with every skip pattern.
+  bool check_every_tile_count = true;
+  int check_tiles = 2;                    // work tiles of the fallback (1..16)
   bool check_reduction = true;            // partial-order reduction; false = plain BFS (to measure it)
   // UNSAFE from the exhaustive checker throws ts::VerificationError carrying the failing
   // run and its JSON; false returns it in the report's verdict instead (warning_mode also

@@ -219,6 +219,7 @@ check::Counterexample counterexample_from_json(std::string const& json) {
   if (auto const* d = doc.get("detail"); d && d->kind == Value::String) c.detail = d->s;
   if (auto const* l = doc.get("domain_length"); l && l->kind == Value::Number) c.length = l->n;
   if (auto const* st = doc.get("skipped_tiles"); st && st->kind == Value::Bool) c.skipped_tiles = st->b;
+  if (auto const* nt = doc.get("tiles"); nt && nt->kind == Value::Number) c.tiles = int(nt->n);
   if (auto const* bl = doc.get("blocked"); bl && bl->kind == Value::Array)
     for (auto const& b : bl->items)
       if (b.kind == Value::String) c.blocked.push_back(b.s);
