@@ -110,9 +110,7 @@ def main():
             theirs = layer_of(target)
             where = f"{rel}:{lineno}: includes {name}"
             if target in forwards:
-                problems.append(f"{where}: a forwarding header kept for users; include ts/{forwards[target][3:]} instead"
-                                if forwards[target].startswith("ts/") else
-                                f"{where}: a forwarding header kept for users; include {forwards[target]} instead")
+                problems.append(f"{where}: a forwarding header kept for users; include {forwards[target]} instead")
                 continue
             if rel.startswith("include/") and target.startswith("src/"):
                 problems.append(f"{where} ({mine} -> {theirs}): a public header includes a private header of src/")

@@ -1,4 +1,4 @@
-// ts::Options outside their documented ranges (include/ts/core/validation.hpp) are a
+// ts::Options outside their documented ranges (include/ts/schedule/validation.hpp) are a
 // ts::OptionsError when the TaskManager is built and when the checker starts, naming
 // the option, the value and the range. Before: state_cap = LLONG_MAX said "cap hit"
 // after one state, -1 ended in a bare vector::reserve exception, check_lengths {0, -5}
@@ -9,7 +9,7 @@
 
 #include "bad_input_fixtures.hpp"
 #include "ts/ts.hpp"
-#include "ts/verify/checker.hpp"
+#include "ts/check/checker.hpp"
 
 namespace {
 

@@ -4,7 +4,7 @@
 
 #include "checker/schedules.hpp"
 #include "ts/check/explore.hpp"
-#include "ts/verify/checker.hpp"
+#include "ts/check/checker.hpp"
 
 TEST(CheckAgreement, BenchmarkSchedulesPorMatchesBfs) {
   for (auto const& s : bench::all_schedules()) {

@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "copy/copy_examples.hpp"
-#include "ts/verify/checker.hpp"
+#include "ts/check/checker.hpp"
 
 #include <sstream>
 

@@ -6,7 +6,7 @@
 
 #include "ts/check/counterexample.hpp"
 #include "ts/ts.hpp"
-#include "ts/verify/checker.hpp"
+#include "ts/check/checker.hpp"
 
 namespace chk {
 

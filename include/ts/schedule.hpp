@@ -7,6 +7,7 @@
 #include "ts/core/results.hpp"
 #include "ts/core/stage_info.hpp"
 #include "ts/schedule/group.hpp"
+#include "ts/schedule/key.hpp"
 #include "ts/schedule/queue_schedules.hpp"
 #include "ts/schedule/runtime_value.hpp"
 #include "ts/schedule/skip_if.hpp"

@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "ts/check/explore.hpp"
-#include "ts/core/model.hpp"
+#include "ts/schedule/model.hpp"
 #include "ts/core/task.hpp"
-#include "ts/core/validation.hpp"
+#include "ts/schedule/validation.hpp"
 #include "ts/runtime/launch_layout.hpp"
 #include "ts/schedule/recorder.hpp"
 #include "ts/schedule/registers.hpp"

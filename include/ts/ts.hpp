@@ -4,7 +4,7 @@
 #include "ts/schedule.hpp"
 #include "ts/core/allocation.hpp"
 #include "ts/core/allocation_decl.hpp"
-#include "ts/core/model.hpp"
+#include "ts/schedule/model.hpp"
 #include "ts/core/pipeline_config.hpp"
 #include "ts/core/pipeline_group.hpp"
 #include "ts/core/resource.hpp"

@@ -1,6 +1,6 @@
 // Entry point of the exhaustive checker (SPEC S7, S6.9): picks the lengths to explore,
 // runs the explorer and formats the report.
-#include "ts/verify/checker.hpp"
+#include "ts/check/checker.hpp"
 
 #include <algorithm>
 
@@ -8,7 +8,7 @@
 #include "ts/check/explore.hpp"
 #include "ts/check/length_classes.hpp"
 #include "ts/check/report.hpp"
-#include "ts/core/validation.hpp"
+#include "ts/schedule/validation.hpp"
 
 namespace ts::check {
 

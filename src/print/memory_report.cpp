@@ -6,7 +6,7 @@
 
 namespace ts::print {
 
-void memory_report(Model const& m, LaunchLayout const& L, std::ostream& os) {
+void memory_report(Model const& m, MemoryLayout const& L, std::ostream& os) {
   uint64_t data = 0, barriers = 0, responses = 0;
   int stages = 0;
   for (auto const& p : L.placements) {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "ts/core/model.hpp"
+#include "ts/schedule/model.hpp"
 
 namespace ts::print {
 

@@ -5,7 +5,7 @@
 #include <string_view>
 #include <vector>
 
-#include "ts/schedule/recorder.hpp"
+#include "ts/schedule/names.hpp"
 
 namespace ts {
 

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "ts/core/errors.hpp"
-#include "ts/core/model.hpp"
+#include "ts/schedule/model.hpp"
 
 namespace ts::verify {
 

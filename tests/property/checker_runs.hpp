@@ -7,7 +7,7 @@
 
 #include "schedule_program.hpp"
 #include "ts/ts.hpp"
-#include "ts/verify/checker.hpp"
+#include "ts/check/checker.hpp"
 
 namespace prop {
 

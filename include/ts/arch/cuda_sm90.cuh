@@ -1,5 +1,6 @@
 // The sm_90a implementation of the Arch interface the executing context calls
-// (see runtime/exec_context.hpp). Barrier primitives are the mbarrier PTX of Hopper.
+// (see runtime/exec_context.hpp; the interface's types are core vocabulary:
+// core/stage_info.hpp, core/sync_op.hpp). Barrier primitives are the mbarrier PTX of Hopper.
 //
 // Debug builds define TS_BOUNDED_WAITS=<milliseconds>: every blocking barrier wait then
 // gives up after that long (measured on %globaltimer, so the bound does not depend on
@@ -9,10 +10,10 @@
 #include <cstdint>
 #include <cstdio>
 
+#include "ts/core/queue_response.hpp"
 #include "ts/core/resource_types.hpp"
 #include "ts/core/stage_info.hpp"
-#include "ts/runtime/cuda/dynamic_queue.hpp"
-#include "ts/runtime/exec_context.hpp"
+#include "ts/core/sync_op.hpp"
 
 namespace ts::cuda {
 

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "ts/check/program.hpp"
-#include "ts/core/model.hpp"
-#include "ts/verify/report.hpp"
+#include "ts/schedule/model.hpp"
+#include "ts/core/verdict.hpp"
 
 namespace ts::check {
 

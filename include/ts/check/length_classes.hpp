@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "ts/check/program.hpp"
-#include "ts/core/model.hpp"
+#include "ts/schedule/model.hpp"
 
 namespace ts::check {
 

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "ts/check/explore.hpp"
-#include "ts/core/model.hpp"
+#include "ts/schedule/model.hpp"
 #include "ts/core/trace.hpp"
 
 namespace ts::print {

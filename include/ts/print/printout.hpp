@@ -3,8 +3,8 @@
 #include <ostream>
 #include <string>
 
-#include "ts/core/model.hpp"
-#include "ts/runtime/launch_layout.hpp"
+#include "ts/core/memory_layout.hpp"
+#include "ts/schedule/model.hpp"
 
 namespace ts::print {
 
@@ -22,7 +22,7 @@ void register_budget(Model const& m, std::ostream& os);
 // SMEM/TMEM usage against capacity (data + 16 B per barrier stage) and the allocator
 // report: every placement (size, alignment, offset, end), alias groups by phase and the
 // bytes they save (SPEC S8.3, S8.4).
-void memory_report(Model const& m, LaunchLayout const& layout, std::ostream& os);
+void memory_report(Model const& m, MemoryLayout const& layout, std::ostream& os);
 
 // JSON export of the model and its captured IR (docs/ir-json.md, schema "ts.model/1").
 std::string model_json(Model const& m);

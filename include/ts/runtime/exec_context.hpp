@@ -31,36 +31,12 @@
 #include "ts/core/results.hpp"
 #include "ts/core/resource_types.hpp"
 #include "ts/core/stage_info.hpp"
+#include "ts/core/sync_op.hpp"
 #include "ts/core/work_traits.hpp"
 #include "ts/runtime/pipeline_runtime.hpp"
 #include "ts/schedule/unroll.hpp"
 
 namespace ts {
-
-
-// Names the blocked operation in a bounded wait's report.
-enum class SyncOp : uint8_t { TryAcquire, Acquire, Commit, TryWait, Wait, Release, Fetch, Advance };
-TS_HD inline char const* sync_op_name(SyncOp op) {
-  switch (op) {
-    case SyncOp::TryAcquire: return "try_acquire";
-    case SyncOp::Acquire: return "acquire";
-    case SyncOp::Commit: return "commit";
-    case SyncOp::TryWait: return "try_wait";
-    case SyncOp::Wait: return "wait";
-    case SyncOp::Release: return "release";
-    case SyncOp::Fetch: return "fetch_work_tile";
-    case SyncOp::Advance: return "get_and_advance_work_tile";
-  }
-  return "?";
-}
-
-struct WaitSite {
-  int task = -1;
-  int resource = -1;
-  SyncOp op = SyncOp::Wait;
-  int stage = 0;
-  uint32_t phase = 0;
-};
 
 namespace exec {
 

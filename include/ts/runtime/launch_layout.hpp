@@ -8,29 +8,16 @@
 #include <string>
 #include <vector>
 
-#include "ts/core/model.hpp"
+#include "ts/core/memory_layout.hpp"
+#include "ts/schedule/model.hpp"
 #include "ts/runtime/pipeline_runtime.hpp"
 
 namespace ts {
 
-constexpr uint32_t kSm90SmemCapacity = 232448;  // opt-in dynamic SMEM per block on sm_90
-constexpr int kTmemColumns = 512;
-
-struct Placement {
-  std::string resource, allocation;
-  MemSpace space = MemSpace::Smem;
-  uint32_t offset = 0;  // bytes (SMEM) or columns (TMEM)
-  uint64_t size = 0;    // bytes or columns
-  int alignment = 0;
-  std::string alias_group;  // empty: not aliased
-  int alias_phase = 0;
-};
-
-struct LaunchLayout {
+// The placements (placements, smem_bytes, tmem_columns) are the MemoryLayout part
+// (core/memory_layout.hpp), which the printout's memory report reads.
+struct LaunchLayout : MemoryLayout {
   std::vector<PipelineRuntime> pipes;  // indexed by resource id
-  std::vector<Placement> placements;   // data allocations, then barriers and responses
-  uint32_t smem_bytes = 0;             // dynamic SMEM per CTA
-  uint32_t tmem_columns = 0;
   int block_threads = 0;               // all tasks' warps x 32
   int cluster_ctas = 1;                // CTAs per cluster (the pipelines' cta_layout_vmnk), 1 = no cluster
 };

@@ -13,34 +13,17 @@
 #include <vector>
 
 #include "ts/core/errors.hpp"
-#include "ts/core/model.hpp"
+#include "ts/schedule/model.hpp"
 #include "ts/core/work_traits.hpp"
 #include "ts/schedule/ir.hpp"
+#include "ts/schedule/key.hpp"
+#include "ts/schedule/names.hpp"
 #include "ts/schedule/slots.hpp"
 #include "ts/schedule/symbolic.hpp"
 #include "ts/schedule/runtime_value.hpp"
 #include "ts/schedule/unroll.hpp"
 
 namespace ts {
-
-// Readable names from __PRETTY_FUNCTION__ text (implemented in src/schedule/names.cpp).
-std::string member_name_from_pretty(std::string_view pretty);  // "&A::f<1>" -> "A::f<1>"
-std::string type_name_from_pretty(std::string_view pretty);    // for type template parameters
-
-template <auto M>
-std::string member_name() {
-  return member_name_from_pretty(detail::raw_pretty_name<M>());
-}
-namespace detail {
-template <class T>
-constexpr std::string_view raw_type_pretty_name() {
-  return __PRETTY_FUNCTION__;
-}
-}  // namespace detail
-template <class T>
-std::string type_name() {
-  return type_name_from_pretty(detail::raw_type_pretty_name<T>());
-}
 
 // A task-local variable as seen by the recorder: it names the slot that holds the value.
 template <class T>
@@ -52,11 +35,6 @@ template <class T>
 struct is_token : std::false_type {};
 template <class T>
 struct is_token<Token<T>> : std::true_type {};
-
-// Explicit correlation key for when_true / when_false (SPEC S4.4).
-struct Key {
-  const char* name;
-};
 
 
 

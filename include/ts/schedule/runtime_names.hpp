@@ -5,7 +5,7 @@
 // would make that proof wrong, so it is refused right after capture, naming both tasks,
 // the name and both values.
 #pragma once
-#include "ts/core/model.hpp"
+#include "ts/schedule/model.hpp"
 
 namespace ts {
 

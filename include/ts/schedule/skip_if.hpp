@@ -9,10 +9,9 @@
 
 #include "ts/core/macros.hpp"
 #include "ts/core/stage_info.hpp"
-#if !TS_DEVICE_PASS
-#include "ts/schedule/recorder.hpp"
-#else
 #include "ts/schedule/ir.hpp"
+#if !TS_DEVICE_PASS
+#include "ts/schedule/names.hpp"
 #endif
 
 namespace ts {

@@ -4,7 +4,7 @@
 // forward, so the first match is the right one. Used by the emulator (reports, replay,
 // traces) and by the GPU trace decoder.
 #pragma once
-#include "ts/runtime/exec_context.hpp"
+#include "ts/core/sync_op.hpp"
 #include "ts/schedule/ir.hpp"
 
 namespace ts {

@@ -1,21 +1,5 @@
-// The exhaustive interleaving checker (SPEC S7, S6.9) as seen by the TaskManager.
+// Forwarding header, kept for the old include path: the exhaustive checker's entry point
+// (ts::check::run_exhaustive) is declared by the check layer, include/ts/check/checker.hpp.
+// The library itself does not include this file (docs/architecture.md, "Layers").
 #pragma once
-#include <optional>
-#include <string>
-
-#include "ts/core/model.hpp"
-#include "ts/verify/report.hpp"
-#include "ts/check/explore.hpp"
-
-namespace ts::check {
-
-struct CheckerResult {
-  Verdict verdict = Verdict::Unchecked;
-  std::string report;  // S8.5 text
-  std::optional<Counterexample> failure;  // the shortest failing run, when UNSAFE
-  std::string failure_json;               // the same, exported (check/counterexample.hpp)
-};
-
-CheckerResult run_exhaustive(Model const& model);
-
-}  // namespace ts::check
+#include "ts/check/checker.hpp"

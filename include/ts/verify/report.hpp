@@ -4,14 +4,9 @@
 #include <vector>
 
 #include "ts/core/errors.hpp"
+#include "ts/core/verdict.hpp"  // Verdict (core, shared with the checker)
 
 namespace ts {
-
-// SAFE: proved for the lengths checked; SAFE_ALL_K: proved for every domain length;
-// UNSAFE: a deadlock, race or PDL violation was found; INCOMPLETE: the state cap was
-// hit; UNCHECKED: the exhaustive checker did not run (disabled or unavailable).
-enum class Verdict { Safe, SafeAllK, Unsafe, Incomplete, Unchecked };
-std::string to_string(Verdict v);
 
 struct VerifyReport {
   Verdict verdict = Verdict::Unchecked;

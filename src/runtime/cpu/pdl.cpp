@@ -3,7 +3,7 @@
 // CLC counts as triggered); the scheduler starts the secondary's CTAs once every
 // primary CTA triggered, and griddepcontrol.wait blocks until the primary completed.
 #include "state.hpp"
-#include "ts/core/model.hpp"
+#include "ts/schedule/model.hpp"
 
 namespace ts::cpu {
 

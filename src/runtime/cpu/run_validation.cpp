@@ -6,7 +6,7 @@
 #include <string>
 
 #include "ts/core/errors.hpp"
-#include "ts/core/model.hpp"
+#include "ts/schedule/model.hpp"
 #include "ts/runtime/cpu/errors.hpp"
 
 namespace ts::cpu {

@@ -30,8 +30,9 @@ std::vector<ReplayEvent> replay_events_from_json(std::string const& json, int ct
 // so the manager counts as verified and may run). The emulator then stops with the
 // failure the checker reported: DeadlockError for a deadlock, RaceError for a race
 // (with RunOptions::detect_races). Throws EmulationError when there is no counterexample.
-template <class... Tasks>
-RunStats replay_counterexample(TaskManager<Tasks...>& tm, RunOptions const& o = {}, int cta = 0) {
+template <RunnableManager M>
+  requires requires(M const& m) { m.last_counterexample(); }
+RunStats replay_counterexample(M& tm, RunOptions const& o = {}, int cta = 0) {
   auto const& c = tm.last_counterexample();
   if (!c)
     throw EmulationError(

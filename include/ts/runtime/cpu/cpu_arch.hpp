@@ -6,7 +6,7 @@
 #include <string>
 
 #include "ts/runtime/cpu/emulator.hpp"
-#include "ts/schedule/recorder.hpp"
+#include "ts/schedule/names.hpp"
 
 namespace ts::cpu {
 

@@ -13,7 +13,6 @@
 #include "ts/runtime/cpu/run_validation.hpp"
 #include "ts/runtime/dispatch.hpp"
 #include "ts/runtime/kernel_params.hpp"
-#include "ts/task_manager.hpp"
 
 namespace ts::cpu {
 
@@ -37,14 +36,15 @@ void kernel_entry(Params const& p, ThreadEntry const& e) {
   ts::run_thread(arch, p);
 }
 
-template <class... Tasks>
-KernelSpec kernel_spec(TaskManager<Tasks...>& tm, RunOptions const& o, int grid_blocks) {
+// tm: a ts::TaskManager (any RunnableManager, runtime/kernel_params.hpp).
+template <RunnableManager M>
+KernelSpec kernel_spec(M& tm, RunOptions const& o, int grid_blocks) {
   if (o.require_verified && !tm.verified())
     throw EmulationError(
         "ts::cpu::run: the TaskManager was not verified; call print_and_verify() first "
         "(or set RunOptions::require_verified = false to run an unchecked schedule on purpose)");
   LaunchLayout const& layout = tm.layout();
-  auto params = std::make_shared<KernelParamsOf<Tasks...>>(make_kernel_params(tm, layout));
+  auto params = std::make_shared<KernelParamsFor<M>>(make_kernel_params(tm, layout));
   KernelSpec k;
   k.grid_blocks = grid_blocks;
   k.block_threads = layout.block_threads;
@@ -57,8 +57,8 @@ KernelSpec kernel_spec(TaskManager<Tasks...>& tm, RunOptions const& o, int grid_
   return k;
 }
 
-template <class... Tasks>
-RunStats run(TaskManager<Tasks...>& tm, RunOptions const& o = {}) {
+template <RunnableManager M>
+RunStats run(M& tm, RunOptions const& o = {}) {
   Emulator emu(o);
   emu.add_kernel(kernel_spec(tm, o, o.grid_blocks));
   return emu.run();
@@ -67,7 +67,7 @@ RunStats run(TaskManager<Tasks...>& tm, RunOptions const& o = {}) {
 // Two kernels launched back to back with Programmatic Dependent Launch: the secondary's
 // CTAs may start once every primary CTA ran launch_dependents (a PdlLaunch commit) or
 // exited; a PdlWait in the secondary blocks until the primary grid has completed.
-template <class TM1, class TM2>
+template <RunnableManager TM1, RunnableManager TM2>
 RunStats run_chain(TM1& primary, TM2& secondary, RunOptions const& o = {}, int secondary_grid = 0) {
   Emulator emu(o);
   emu.add_kernel(kernel_spec(primary, o, o.grid_blocks));
@@ -78,8 +78,8 @@ RunStats run_chain(TM1& primary, TM2& secondary, RunOptions const& o = {}, int s
 // Replays an interleaving at the granularity of schedule steps: a thread reaching a
 // listed (cta, task, step, iteration) waits until every earlier event has happened.
 // Steps not listed run freely under the seeded scheduler.
-template <class... Tasks>
-RunStats replay(TaskManager<Tasks...>& tm, std::vector<ReplayEvent> const& events, RunOptions const& o = {}) {
+template <RunnableManager M>
+RunStats replay(M& tm, std::vector<ReplayEvent> const& events, RunOptions const& o = {}) {
   validate_replay_events(tm.model(), events, o.grid_blocks);
   Emulator emu(o);
   emu.add_kernel(kernel_spec(tm, o, o.grid_blocks));

@@ -17,20 +17,10 @@
 #pragma once
 #include <cstdint>
 
+#include "ts/core/queue_response.hpp"
 #include "ts/core/resource_types.hpp"
 
 namespace ts {
-
-constexpr uint32_t kQueueResponseBytes = 16;
-
-// The 16-byte response of one fetch (the shape of a CLC try_cancel response).
-struct alignas(16) QueueResponse {
-  int tile;
-  uint32_t canceled;  // 1: `tile` was claimed for this CTA; 0: the queue is empty
-  uint32_t pad[2];
-};
-
-constexpr int kQueueMaxStages = 8;
 
 // counter: zero at launch. scratch: grid_blocks x kQueueMaxStages responses in device
 // memory; the response travels global -> SMEM by a 16-byte bulk copy that completes on

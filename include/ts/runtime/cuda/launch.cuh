@@ -17,7 +17,6 @@
 
 #include "ts/runtime/cuda/kernel.cuh"
 #include "ts/runtime/kernel_params.hpp"
-#include "ts/task_manager.hpp"
 
 namespace ts::cuda {
 
@@ -93,8 +92,11 @@ void check_register_plan(Model const& m, int block_threads) {
 
 }  // namespace detail
 
-template <class Plan = NoRegisterPlan, class... Tasks>
-void launch(TaskManager<Tasks...>& tm, int grid_blocks, cudaStream_t stream = nullptr, LaunchOptions const& o = {}) {
+// tm: a ts::TaskManager (any RunnableManager, runtime/kernel_params.hpp).
+template <class Plan = NoRegisterPlan, RunnableManager M>
+void launch(M& tm, int grid_blocks, cudaStream_t stream = nullptr, LaunchOptions const& o = {}) {
+  using Tasks = TasksOf<M>;
+  constexpr int num_tasks = int(std::tuple_size_v<Tasks>);
   if (!tm.verified())
     throw LaunchError(
         "ts::cuda::launch: the TaskManager was not verified: call tm.print_and_verify() first (it must not "
@@ -106,7 +108,7 @@ void launch(TaskManager<Tasks...>& tm, int grid_blocks, cudaStream_t stream = nu
     [&]<std::size_t... I>(std::index_sequence<I...>) {
       (
           [&] {
-            using Sched = typename std::tuple_element_t<I, std::tuple<Tasks...>>::schedule_type;
+            using Sched = typename std::tuple_element_t<I, Tasks>::schedule_type;
             auto const& t = tm.model().tasks[I];
             if (t.num_registers && !HasRegisterBudget<Sched>)
               throw LaunchError("ts::cuda::launch<TaskRegisterBudgets>: task '" + t.name + "' asks for " +
@@ -115,7 +117,7 @@ void launch(TaskManager<Tasks...>& tm, int grid_blocks, cudaStream_t stream = nu
                                 std::to_string(*t.num_registers) + ">(...) instead");
           }(),
           ...);
-    }(std::index_sequence_for<Tasks...>{});
+    }(std::make_index_sequence<num_tasks>{});
   }
   if (layout.block_threads <= 0 || layout.block_threads > 1024)
     throw LaunchError("ts::cuda::launch: " + std::to_string(layout.block_threads) +
@@ -125,10 +127,10 @@ void launch(TaskManager<Tasks...>& tm, int grid_blocks, cudaStream_t stream = nu
   auto params = make_kernel_params(tm, layout);
   using Params = std::remove_cv_t<decltype(params)>;
   if (o.trace) {
-    if (o.trace->grid < grid_blocks || o.trace->tasks != int(sizeof...(Tasks)))
+    if (o.trace->grid < grid_blocks || o.trace->tasks != num_tasks)
       throw LaunchError("ts::cuda::launch: the TraceBuffer is sized for " + std::to_string(o.trace->grid) + " CTAs x " +
                         std::to_string(o.trace->tasks) + " tasks; this launch has " + std::to_string(grid_blocks) +
-                        " x " + std::to_string(sizeof...(Tasks)));
+                        " x " + std::to_string(num_tasks));
     params.trace = o.trace->records;
     params.trace_capacity = o.trace->capacity;
   }
@@ -178,8 +180,8 @@ void launch(TaskManager<Tasks...>& tm, int grid_blocks, cudaStream_t stream = nu
 // clusters it is cudaOccupancyMaxActiveClusters x the cluster size, which can be less
 // than the SM count (a GPC whose SMs do not split into whole clusters leaves some out;
 // a persistent grid larger than this runs its last clusters after the others).
-template <class Plan = NoRegisterPlan, class... Tasks>
-int resident_grid(TaskManager<Tasks...>& tm) {
+template <class Plan = NoRegisterPlan, RunnableManager M>
+int resident_grid(M& tm) {
   LaunchLayout const& layout = tm.layout();
   auto params = make_kernel_params(tm, layout);
   using Params = std::remove_cv_t<decltype(params)>;

@@ -14,16 +14,9 @@
 #include <cstdint>
 #include <utility>
 
-namespace ts::cuda {
+#include "ts/arch/cuda_registers.cuh"  // entry_registers, set_max_registers
 
-// Registers per thread at kernel entry under __launch_bounds__(threads, 1): the
-// register file (64 Ki) shared evenly, at most 255 (ptxas' per-thread ceiling),
-// rounded down to setmaxnreg's granule of 8.
-constexpr int entry_registers(int threads) {
-  int r = 65536 / threads;
-  if (r > 255) r = 255;
-  return r / 8 * 8;
-}
+namespace ts::cuda {
 
 struct NoRegisterPlan {
   static constexpr int threads = 0;
@@ -66,16 +59,6 @@ struct RegisterPlan {
 };
 
 #if defined(__CUDACC__)
-template <int R, int Entry>
-__device__ __forceinline__ void set_max_registers() {
-  if constexpr (R == 0 || R == Entry) {
-  } else if constexpr (R > Entry) {
-    asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(R));
-  } else {
-    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(R));
-  }
-}
-
 // Runs f() in every thread after its warp group took its budget. Each warp group's
 // role is one branch of one if/else chain, which is what ptxas needs to honour
 // setmaxnreg (otherwise it warns C7508 and ignores it).

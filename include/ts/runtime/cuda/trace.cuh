@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "ts/core/trace.hpp"
-#include "ts/core/model.hpp"
+#include "ts/schedule/model.hpp"
 #include "ts/runtime/exec_context.hpp"
 #include "ts/schedule/step_matching.hpp"
 

@@ -1,7 +1,7 @@
 #include "ts/task_manager.hpp"
 
 #include "ts/print/printout.hpp"
-#include "ts/verify/checker.hpp"
+#include "ts/check/checker.hpp"
 #include "ts/verify/static_checks.hpp"
 #include "unsafe_verdict.hpp"
 

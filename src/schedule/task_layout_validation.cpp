@@ -5,7 +5,7 @@
 #include <string>
 
 #include "ts/core/errors.hpp"
-#include "ts/core/validation.hpp"
+#include "ts/schedule/validation.hpp"
 
 namespace ts {
 

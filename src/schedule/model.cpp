@@ -1,4 +1,4 @@
-#include "ts/core/model.hpp"
+#include "ts/schedule/model.hpp"
 
 #include <sstream>
 

@@ -1,8 +1,8 @@
 // The error print_and_verify() throws for an UNSAFE verdict (Options::throw_on_unsafe).
 #pragma once
 #include "ts/core/errors.hpp"
-#include "ts/core/model.hpp"
-#include "ts/verify/checker.hpp"
+#include "ts/schedule/model.hpp"
+#include "ts/check/checker.hpp"
 
 namespace ts {
 

@@ -1,11 +1,11 @@
-// ts::Options checked against their documented ranges (include/ts/core/validation.hpp)
+// ts::Options checked against their documented ranges (include/ts/schedule/validation.hpp)
 // before the TaskManager records anything and before the checker explores: a state cap
 // of -1 or LLONG_MAX, a domain length of 0, or 5e6 printed iterations are mistakes to
 // name, not inputs to run with.
 #include <string>
 
 #include "ts/core/errors.hpp"
-#include "ts/core/validation.hpp"
+#include "ts/schedule/validation.hpp"
 
 namespace ts {
 
