@@ -484,7 +484,12 @@ std::string stall_html(StallReport const& r) {
          << (x.acquire_task.empty() ? "" : " " + xml(x.acquire_task)) << "</td><td>" << xml(x.bound) << "</td></tr>\n";
     os << "</table>\n";
   }
-  os << "<p class=\"stall-note\">Blocked: at least " << num(r.thresholds.stall_pct)
+  os << "<p class=\"stall-note\">Share: ";
+  for (auto const& [name, color] : std::vector<std::pair<char const*, char const*>>{
+           {"wait", "#ef4444"}, {"acquire", "#f97316"}, {"queue", "#a855f7"}, {"sync", "#94a3b8"}, {"work", "#22c55e"}})
+    os << "<span class=\"stall-key\"><svg width=\"12\" height=\"10\"><rect width=\"12\" height=\"10\" fill=\"" << color
+       << "\"/></svg> " << name << "</span> ";
+  os << "(sync: commit, release, break). Blocked: at least " << num(r.thresholds.stall_pct)
      << " % of a task's time in wait (consumer) or acquire (producer) on a resource; one side dominates at "
      << num(r.thresholds.dominance) << "x the other's share.</p>\n</section>\n";
   return os.str();

@@ -235,14 +235,16 @@ std::string trace_html(Model const& m, Trace const& t, std::string const& title)
   // The axis: drawn for the whole trace here, redrawn by the script on zoom and pan.
   double step = nice_step(double(span) / 8.0, clock == "logical");
   auto [scale, unit] = unit_of(clock, step);
-  svg << "<g class=\"trace-axis\" id=\"ts-axis\">\n<line class=\"axis-line\" x1=\"" << label << "\" x2=\""
-      << label + plot_w << "\" y1=\"" << axis_h - 6 << "\" y2=\"" << axis_h - 6 << "\" stroke=\"#334155\"/>\n";
+  svg << "<g class=\"trace-axis\" id=\"ts-axis\">\n";
   for (double v = 0; v <= double(span) + 1e-9; v += step) {
     double x = label + v / double(span) * plot_w;
     svg << "<g class=\"axis-tick\"><line x1=\"" << x << "\" x2=\"" << x << "\" y1=\"" << axis_h - 10 << "\" y2=\""
         << axis_h + plot_h << "\" stroke=\"#cbd5e1\" stroke-width=\"0.6\"/><text x=\"" << x << "\" y=\"" << axis_h - 13
         << "\" text-anchor=\"middle\">" << tick_text(v, step, scale) << "</text></g>\n";
   }
+  svg << "<line class=\"axis-line\" x1=\"" << label << "\" x2=\""
+      << label + plot_w << "\" y1=\"" << axis_h - 5.5 << "\" y2=\"" << axis_h - 5.5
+      << "\" stroke=\"#334155\" shape-rendering=\"crispEdges\"/>\n";
   svg << "</g>\n<text class=\"axis-unit\" id=\"ts-axis-unit\" x=\"6\" y=\"" << axis_h - 13 << "\">time (" << xml(unit)
       << ")</text>\n";
   // The plot: a nested SVG in trace time units, stretched to the plot width; zoom and pan
@@ -267,7 +269,7 @@ std::string trace_html(Model const& m, Trace const& t, std::string const& title)
         << "<title>CTA " << tl.cta << " " << xml(m.tasks[tl.task].name) << ": tile " << tl.index << " [" << tl.begin
         << ", " << tl.end << ")</title></line>\n";
   }
-  svg << "</svg>\n</svg>\n";
+  svg << "</svg>\n<g class=\"step-labels\" id=\"ts-labels\" font-size=\"10\" pointer-events=\"none\"></g>\n</svg>\n";
 
   std::ostringstream legend;
   legend << "<div class=\"trace-legend\" id=\"ts-legend\">";
@@ -305,7 +307,7 @@ std::string trace_html(Model const& m, Trace const& t, std::string const& title)
      << "<div class=\"trace-toolbar\"><button id=\"ts-zoom-in\" title=\"zoom in (+)\">+</button>"
         "<button id=\"ts-zoom-out\" title=\"zoom out (-)\">&#8722;</button><button id=\"ts-reset\" title=\"whole "
         "trace (0)\">reset</button> <span id=\"ts-view\"></span> &#8212; wheel over the lanes: zoom; drag: pan; "
-        "arrow keys: pan</div>\n"
+        "arrow keys: pan; #view=start,width in the URL</div>\n"
      << svg.str() << R"JS(<script>
 (function () {
   var svg = document.getElementById('ts-trace'), plot = document.getElementById('ts-plot');
@@ -330,10 +332,27 @@ std::string trace_html(Model const& m, Trace const& t, std::string const& title)
     if (text !== undefined) e.textContent = text;
     return e;
   }
+  // Step names on the steps wide enough to hold them (at the current zoom).
+  var steps = plot.querySelectorAll('rect.trace-step'), labels = document.getElementById('ts-labels');
+  function drawLabels() {
+    while (labels.childNodes.length > 0) labels.removeChild(labels.lastChild);
+    var k = PW / vw, n = 0;
+    for (var i = 0; i < steps.length && n < 3000; ++i) {
+      var r = steps[i], x = +r.getAttribute('x'), w = +r.getAttribute('width');
+      var x0 = Math.max(x, v0), x1 = Math.min(x + w, v0 + vw), chars = Math.floor(((x1 - x0) * k - 6) / 6.1);
+      if (chars < 4) continue;
+      var t = r.firstChild ? r.firstChild.textContent : '', a = t.indexOf(': '), b = t.lastIndexOf(' [');
+      var name = t.substring(a + 2, b > a ? b : t.length);
+      if (name.length > chars) name = name.substring(0, chars - 1) + '\u2026';
+      labels.appendChild(el('text', {'class': 'step-label', x: PX + (x0 - v0) * k + 3,
+                                     y: AH + +r.getAttribute('y') + +r.getAttribute('height') / 2 + 3.5}, name));
+      ++n;
+    }
+  }
   function draw() {
     plot.setAttribute('viewBox', v0 + ' 0 ' + vw + ' ' + PH);
+    drawLabels();
     while (axis.childNodes.length > 0) axis.removeChild(axis.lastChild);
-    axis.appendChild(el('line', {'class': 'axis-line', x1: PX, x2: PX + PW, y1: AH - 6, y2: AH - 6, stroke: '#334155'}));
     var step = niceStep(vw / 8), u = unitOf(step), s = step / u[0];
     var dec = s >= 1 ? 0 : Math.min(6, Math.ceil(-Math.log10(s) - 1e-9));
     for (var v = Math.ceil(v0 / step) * step; v <= v0 + vw + 1e-9; v += step) {
@@ -342,6 +361,8 @@ std::string trace_html(Model const& m, Trace const& t, std::string const& title)
       g.appendChild(el('text', {x: x, y: AH - 13, 'text-anchor': 'middle'}, (v / u[0]).toFixed(dec)));
       axis.appendChild(g);
     }
+    axis.appendChild(el('line', {'class': 'axis-line', x1: PX, x2: PX + PW, y1: AH - 5.5, y2: AH - 5.5, stroke: '#334155',
+                                   'shape-rendering': 'crispEdges'}));
     unitEl.textContent = 'time (' + u[1] + ')';
     document.getElementById('ts-view').textContent = 'view ' + (v0 / u[0]).toFixed(dec) + ' .. ' +
       ((v0 + vw) / u[0]).toFixed(dec) + ' ' + u[1] + ' (' + (100 * vw / span).toFixed(1) + ' % of the trace)';
@@ -384,6 +405,9 @@ std::string trace_html(Model const& m, Trace const& t, std::string const& title)
   });
   window.tsTrace = {zoom: zoom, view: function () { return [v0, vw]; },
                     set: function (a, w) { v0 = a; vw = w; clamp(); draw(); }};
+  // #view=<start>,<width> (trace clock units from the first step) opens a zoomed view.
+  var m = /view=([0-9.e+-]+),([0-9.e+-]+)/.exec(location.hash);
+  if (m) { v0 = +m[1]; vw = +m[2]; clamp(); }
   draw();
 })();
 </script>
