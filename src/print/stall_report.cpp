@@ -365,7 +365,7 @@ StallReport stall_report(StallTrace const& t, StallThresholds th) {
           << works(cons);
         if (rs) v << "; " << rs->wait_task << " waited " << pct(rs->wait_pct) << " on " << d.resource << ".wait";
         v << "): speed up the consumer's work or release each stage as soon as it is read; more stages only absorb "
-             "bursts.";
+             "bursts. Where the consumer is the math (MMA), this is the intended state: the loads keep up.";
         v << upstream(cons, d.resource);
       }
     }
