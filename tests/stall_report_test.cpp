@@ -7,6 +7,9 @@
 #include <set>
 
 #include "copy/copy_examples.hpp"
+#include "cpu_test_util.hpp"
+#include "gemm/gemm_host.hpp"
+#include "gemm/gemm_manager.hpp"
 #include "ts/print/json_reader.hpp"
 #include "ts/print/pictures.hpp"
 #include "ts/print/stall_report.hpp"
@@ -185,6 +188,11 @@ TEST(StallReport, EdgeCasesFailClearly) {
             std::string::npos);
   ts::Trace bad_step{"logical", {ts::TraceEvent{0, 0, 99, 0, 1}}};
   EXPECT_NE(error_of([&] { ts::print::stall_report(tm.model(), bad_step); }).find("names step 99 of task 'Producer'"),
+            std::string::npos);
+  // The page of an empty trace says why it has no attribution instead of failing.
+  std::string page = ts::print::trace_html(tm.model(), ts::Trace{"logical", {}});
+  EXPECT_NE(page.find("class=\"stall-error\">stall attribution: the trace has no steps"), std::string::npos);
+  EXPECT_NE(ts::print::trace_chrome_json(tm.model(), ts::Trace{"logical", {}}).find("\"traceEvents\":[]"),
             std::string::npos);
   EXPECT_NE(error_of([] { ts::print::stall_trace_from_chrome_json("{\"traceEvents\": [1,"); }).find("not a trace-event JSON"),
             std::string::npos);
@@ -382,7 +390,9 @@ TEST(StallReport, TilesFollowTheDomainLoop) {
     for (size_t i = 0; i < v.size(); ++i) {
       EXPECT_EQ(v[i].index, int(i));
       EXPECT_LT(v[i].begin, v[i].end);
-      if (i) EXPECT_EQ(v[i - 1].end, v[i].begin);  // back to back: the loop is the whole schedule
+      if (i) {
+        EXPECT_EQ(v[i - 1].end, v[i].begin);  // back to back: the loop is the whole schedule
+      }
     }
   }
   std::string html = ts::print::trace_html(tm.model(), st.steps);
@@ -390,4 +400,22 @@ TEST(StallReport, TilesFollowTheDomainLoop) {
                            "class=\"trace-legend\"", "class=\"legend-item\" data-kind=\"wait\"", "class=\"tile-boundary\"",
                            "class=\"ts-stalls\"", "class=\"stall-verdict\"", "id=\"ts-zoom-in\"", "<script>"})
     EXPECT_NE(html.find(part), std::string::npos) << part;
+}
+
+// The GEMM on the emulator: tiles follow the work-tile loop, not its inner k-loop (2 x 2
+// tiles of 2 k-blocks each on one persistent CTA: 4 tiles per task lane).
+TEST(StallReport, GemmTilesFollowTheWorkTileLoop) {
+  gemm::HostGemm h(256, 512, 128, 1);
+  auto tm = gemm::make_gemm({h.M, h.N, h.K, &h.map_a, &h.map_b, h.d.data(), nullptr}, cpu_test::quiet());
+  tm.print_and_verify();
+  auto st = ts::cpu::run(tm, {.grid_blocks = 1, .resident_blocks = 1, .seed = 1, .trace = true});
+  ASSERT_EQ(h.check(), "");
+  std::map<int, int> tiles_per_task;
+  for (auto const& t : ts::print::trace_tiles(tm.model(), st.steps)) tiles_per_task[t.task]++;
+  ASSERT_FALSE(tiles_per_task.empty());
+  for (auto const& [task, n] : tiles_per_task) EXPECT_EQ(n, 4) << tm.model().tasks[task].name;
+  auto r = ts::print::stall_report(tm.model(), st.steps);
+  bool smem_ab = false;
+  for (auto const& x : r.resources) smem_ab |= x.resource == "smem_ab" && !x.producers.empty() && !x.consumers.empty();
+  EXPECT_TRUE(smem_ab) << ts::print::stall_table(r);
 }
