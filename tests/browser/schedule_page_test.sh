@@ -53,6 +53,16 @@ for page in 01_grid_stride_copy 02_pipelined_copy; do
   size=$(stat -c %s "$ARTIFACTS/$page.png" 2>/dev/null || echo 0)
   if [ "$size" -lt 5000 ]; then echo "FAIL: screenshot $page.png missing or blank ($size bytes)"; fail=1; else echo "ok: screenshot $ARTIFACTS/$page.png ($size bytes)"; fi
 done
+# Four tasks (Blackwell GEMM with a CLC scheduler): arrows cross lanes, routed between them.
+load blackwell_gemm_clc 1400,800
+check "$dom" "4 lanes" 'class="lane" data-task="' 4
+check "$dom" "handoff arrows (paths)" '<path class="handoff"' 6
+check "$dom" "arrow across a lane (Scheduler to Load)" 'class="handoff" data-from="Scheduler" data-to="Load"' 1
+check "$dom" "section strips" 'class="band-strip"' 40
+check "$dom" "band legend (head, loop, tail)" 'class="legend band-legend"' 3
+# No arrow enters a step cell, on any schedule page (the SVG as written).
+if python3 "$(dirname "$0")/arrows_clear.py" "$work"/{01_grid_stride_copy,02_pipelined_copy,gemm,gemm_dynamic,blackwell_gemm_clc}.html
+then echo "ok: arrows clear of every step label"; else echo "FAIL: an arrow crosses a step label"; fail=1; fi
 # The checker's counterexample page of the buggy copy.
 load counterexample_forgetful_copy 800,900
 check "$dom" "svg element parsed" '<svg[^>]*class="ts-counterexample"' 1
