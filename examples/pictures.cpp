@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "copy/copy_examples.hpp"
+#include "gemm/blackwell_gemm.hpp"
 #include "gemm/gemm_manager.hpp"
 #include "ts/print/pictures.hpp"
 #include "ts/runtime/cpu/run.hpp"
@@ -62,6 +63,8 @@ int main(int argc, char** argv) {
   write_all(dir, "02_pipelined_copy", examples::make_pipelined_copy(b, quiet));
   write_all(dir, "gemm", gemm::make_gemm(gemm::Problem{4096, 4096, 4096}, quiet));
   write_all(dir, "gemm_dynamic", gemm::make_gemm_dynamic(gemm::Problem{4096, 4096, 4096}, nullptr, nullptr, quiet));
+  // Four tasks (load, MMA, scheduler, epilogue): arrows cross lanes.
+  write_all(dir, "blackwell_gemm_clc", gemm::bw::make_gemm_clc(gemm::Problem{4096, 4096, 4096}, quiet));
   // A traced emulator run of the pipelined copy: Chrome trace JSON and the HTML timeline.
   {
     examples::CopyBuffers tb(32 * 24);

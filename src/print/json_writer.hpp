@@ -1,6 +1,7 @@
 // Minimal streaming JSON writer (no dependency): keys in insertion order, so the export
 // is byte-stable for golden tests.
 #pragma once
+#include <cstdio>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -25,6 +26,20 @@ class JsonWriter {
   JsonWriter& value(long long v) { sep(); os_ << v; return *this; }
   JsonWriter& value(int v) { return value(static_cast<long long>(v)); }
   JsonWriter& value(bool b) { sep(); os_ << (b ? "true" : "false"); return *this; }
+  // A number with up to `decimals` fractional digits (trailing zeros dropped).
+  JsonWriter& number(double v, int decimals = 3) {
+    sep();
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+    std::string s(buf);
+    if (s.find('.') != std::string::npos) {
+      while (s.back() == '0') s.pop_back();
+      if (s.back() == '.') s.pop_back();
+    }
+    if (s == "-0") s = "0";
+    os_ << s;
+    return *this;
+  }
   JsonWriter& null() { sep(); os_ << "null"; return *this; }
   template <class T>
   JsonWriter& field(std::string const& k, T const& v) { key(k); return value(v); }
