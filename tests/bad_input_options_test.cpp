@@ -61,13 +61,13 @@ TEST(BadInputOptions, NegativeStateCapRejected) {
   EXPECT_NE(d.format().find("Hint:"), std::string::npos);
 }
 
-TEST(BadInputOptions, NonPositiveCheckLengthsRejected) {
+TEST(BadInputOptions, NegativeCheckLengthsRejected) {
   auto o = quiet();
-  o.check_lengths = {0, -5};
+  o.check_lengths = {-1, 0};  // 0 is a length (a loop that runs no iteration); -1 is not
   auto d = rejected(o);
   EXPECT_EQ(d.check, "options.check_lengths-range");
-  EXPECT_NE(d.message.find("check_lengths[0] = 0"), std::string::npos) << d.format();
-  EXPECT_EQ(d.expected, "1 <= check_lengths[0] <= 65535");
+  EXPECT_NE(d.message.find("check_lengths[0] = -1"), std::string::npos) << d.format();
+  EXPECT_EQ(d.expected, "0 <= check_lengths[0] <= 65535");
   o.check_lengths = {3, -5};
   d = rejected(o);
   EXPECT_NE(d.message.find("check_lengths[1] = -5"), std::string::npos) << d.format();
@@ -99,7 +99,7 @@ TEST(BadInputOptions, SampleIterationsOutOfRangeRejected) {
 TEST(BadInputOptions, EditedModelRejectedWhenTheCheckerStarts) {
   auto tm = copy_manager(quiet());
   ts::Model m = tm.model();
-  m.options.check_lengths = {0};
+  m.options.check_lengths = {-1};
   EXPECT_THROW(ts::check::run_exhaustive(m), ts::OptionsError);
   m.options.check_lengths = {};
   m.options.state_cap = -1;

@@ -38,7 +38,9 @@ inline ts::Options opts(std::vector<long long> lengths = {}) {
   o.check_lengths = std::move(lengths);
   return o;
 }
-inline auto N() { return ts::runtime(4, "n"); }
+// Every loop of these schedules runs at least once (k = 0 is covered by the tests that
+// use ts::runtime without a minimum).
+inline auto N() { return ts::runtime(4, "n").at_least(1); }
 
 inline ts::PipelineConfig async1() { return ts::PipelineConfig::async_async({.num_stages = 1}); }
 

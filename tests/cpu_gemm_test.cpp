@@ -67,7 +67,7 @@ struct EagerReleaseMath {
   void operator()(S& s, Smem& smem, Acc& acc, Out& out, Q& wq) const {
     s.work_tile_loop(wq, [&] {
       ts::work<&gemm::Accumulator::begin_tile>(acc);
-      s.domain_loop(0, ts::runtime(out->k_iters, "k_iters"), 1, [&] {
+      s.domain_loop(0, ts::runtime(out->k_iters, "k_iters").at_least(1), 1, [&] {
         smem.wait();
         auto descs = ts::work<&gemm::SmemAB::descriptors>(smem);
         ts::work<&gemm::Accumulator::mma>(acc, descs);

@@ -25,7 +25,7 @@ inline ts::Options quiet() {
   o.verbose = false;
   return o;
 }
-inline auto K() { return ts::runtime(8, "k_blocks"); }
+inline auto K() { return ts::runtime(8, "k_blocks").at_least(1); }
 
 // ---- 2-task pipelined copy: the copy example itself ----
 inline ts::Model copy2() {

@@ -98,7 +98,7 @@ struct LoadSchedule {
   template <class S, class G, class Smem, class Q>
   void operator()(S& s, G& gmem, Smem& smem, Q& wq) const {
     s.work_tile_loop(wq, [&] {
-      s.domain_loop(0, ts::runtime(gmem->k_iters(), "k_iters"), 1, [&] {
+      s.domain_loop(0, ts::runtime(gmem->k_iters(), "k_iters").at_least(1), 1, [&] {
         smem.acquire();
         auto src = ts::work<&GmemAB::source>(gmem);
         ts::work<&SmemAB::load>(smem, src);
@@ -114,7 +114,7 @@ struct MmaSchedule {
   void operator()(S& s, Smem& smem, Acc& acc, Q& wq) const {
     s.work_tile_loop(wq, [&] {
       acc.acquire();  // a free TMEM stage (the epilogue drained it)
-      s.domain_loop(0, ts::runtime(acc->k_iters, "k_iters"), 1, [&] {
+      s.domain_loop(0, ts::runtime(acc->k_iters, "k_iters").at_least(1), 1, [&] {
         smem.wait();
         auto ops = ts::work<&SmemAB::operands>(smem);
         ts::work<&TmemAccumulator::mma>(acc, ops);

@@ -86,7 +86,7 @@ struct GroupedLoadSchedule {
   template <class S, class G, class Smem, class Q>
   TS_HD void operator()(S& s, G& gmem, Smem& smem, Q& wq) const {
     s.work_tile_loop(wq, [&] {
-      s.domain_loop(0, ts::per_tile<&GroupedTiles::tile_k_iters>(wq), 1, [&] {
+      s.domain_loop(0, ts::at_least(1, ts::per_tile<&GroupedTiles::tile_k_iters>(wq)), 1, [&] {
         smem.acquire();
         auto src = ts::work<&GroupedGmemAB::source>(gmem);
         ts::work<&GroupedSmemAB::load>(smem, src);
@@ -101,7 +101,7 @@ struct GroupedMathSchedule {
   template <class S, class Smem, class Acc, class Out, class Q>
   TS_HD void operator()(S& s, Smem& smem, Acc& acc, Out& out, Q& wq) const {
     s.work_tile_loop(wq, [&] {
-      tile_main_loop(s, smem, acc, ts::per_tile<&GroupedTiles::tile_k_iters>(wq));
+      tile_main_loop(s, smem, acc, ts::at_least(1, ts::per_tile<&GroupedTiles::tile_k_iters>(wq)));
       ts::work<&GmemD::store>(out, ts::work<&Accumulator::fragment>(acc));
       ts::queue_epilogue(wq);
     });

@@ -121,7 +121,7 @@ struct LoadSchedule {
   TS_HD void operator()(S& s, G& gmem, Smem& smem, Q& wq) const {
     s.work_tile_loop(wq, ts::skip_if<&PairQueue::missing>, [&] {
       s.skippable([&] {
-        s.domain_loop(0, ts::runtime(gmem->k_iters(), "k_iters"), 1, [&] {
+        s.domain_loop(0, ts::runtime(gmem->k_iters(), "k_iters").at_least(1), 1, [&] {
           smem.acquire();
           auto src = ts::work<&GmemAB::source>(gmem);
           ts::work<&SmemAB::load>(smem, src);
@@ -143,7 +143,7 @@ struct MathSchedule {
     s.work_tile_loop(wq, ts::skip_if<&PairQueue::missing>, [&] {
       if constexpr (kFirst) turn.acquire();
       else turn.wait();
-      s.skippable([&] { tile_main_loop<&SmemAB::descriptors>(s, smem, acc, ts::runtime(out->k_iters, "k_iters")); });
+      s.skippable([&] { tile_main_loop<&SmemAB::descriptors>(s, smem, acc, ts::runtime(out->k_iters, "k_iters").at_least(1)); });
       if constexpr (kFirst) turn.commit();
       else turn.release();
       s.skippable([&] { ts::work<&GmemD::store>(out, ts::work<&Accumulator::fragment>(acc)); });

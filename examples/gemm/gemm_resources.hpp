@@ -269,7 +269,7 @@ struct LayoutLoadSchedule {
   template <class S, class G, class Smem, class Q>
   TS_HD void operator()(S& s, G& gmem, Smem& smem, Q& wq) const {
     s.work_tile_loop(wq, [&] {
-      s.domain_loop(0, ts::runtime(gmem->k_iters(), "k_iters"), 1, [&] {
+      s.domain_loop(0, ts::runtime(gmem->k_iters(), "k_iters").at_least(1), 1, [&] {
         smem.acquire();
         auto src = ts::work<&GmemAB::source>(gmem);
         ts::work<&Ring::load>(smem, src);
@@ -306,7 +306,7 @@ struct LayoutMathSchedule {
   template <class S, class Smem, class A, class Out, class Q>
   TS_HD void operator()(S& s, Smem& smem, A& acc, Out& out, Q& wq) const {
     s.work_tile_loop(wq, [&] {
-      tile_main_loop<&Ring::descriptors, &Acc::mma>(s, smem, acc, ts::runtime(out->k_iters, "k_iters"));
+      tile_main_loop<&Ring::descriptors, &Acc::mma>(s, smem, acc, ts::runtime(out->k_iters, "k_iters").at_least(1));
       ts::work<&GmemD::store>(out, ts::work<&Accumulator::fragment>(acc));
       ts::queue_epilogue(wq);
     });

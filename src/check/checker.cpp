@@ -39,17 +39,17 @@ std::vector<std::vector<long long>> length_combinations(size_t classes, std::vec
 }
 
 // Lengths 1..n per class, n as large as the run budget allows (4 for two or three classes).
-std::vector<long long> default_class_lengths(size_t classes) {
+std::vector<long long> default_class_lengths(size_t classes, long long min) {
   for (long long n = 4; n > 2; --n) {
     size_t runs = 1;
     for (size_t c = 0; c < classes && runs <= kMaxLengthCombinations; ++c) runs *= static_cast<size_t>(n);
     if (runs <= kMaxLengthCombinations) {
       std::vector<long long> v;
-      for (long long k = 1; k <= n; ++k) v.push_back(k);
+      for (long long k = min; k < min + n; ++k) v.push_back(k);
       return v;
     }
   }
-  return {1, 2};
+  return {min, min + 1};
 }
 
 std::string lengths_list(std::vector<long long> const& v) {
@@ -64,7 +64,7 @@ std::string explore_independent_lengths(Model const& model, ProgramSet const& ps
                                         std::vector<Run>& runs) {
   auto const& o = model.options;
   size_t classes = ps.length_classes.size();
-  auto lengths = o.check_lengths.empty() ? default_class_lengths(classes) : o.check_lengths;
+  auto lengths = o.check_lengths.empty() ? default_class_lengths(classes, ps.min_runtime_trip) : o.check_lengths;
   auto combos = length_combinations(classes, lengths);
   bool truncated = combos.size() > kMaxLengthCombinations;
   if (truncated) combos.resize(kMaxLengthCombinations);
@@ -114,18 +114,21 @@ Checked check_lengths(Model const& model, ProgramSet const& ps, Config base) {
     if (o.check_lengths.empty()) {
       Config pc = base;
       pc.parametric = true;
+      pc.min_length = ps.min_runtime_trip;
       auto r = explore(model, ps, pc);
       if (r.verdict == Verdict::SafeAllK) {
         runs.push_back({pc, std::move(r)});
         parametric_done = true;
-        scope = "parametric proof: SAFE for every domain length k >= 1";
+        scope = "parametric proof: SAFE for every domain length k >= " + std::to_string(ps.min_runtime_trip) +
+                (ps.min_runtime_trip == 0 ? " (a loop that runs no iteration included)"
+                                          : " (every runtime-length loop is declared to run at least once)");
       } else if (r.verdict == Verdict::Unsafe) {
         // The abstraction is exact, so some length fails; find the shortest one so the
         // timeline and the export are a concrete run.
         runs.push_back({pc, std::move(r)});
         parametric_done = true;
         scope = "parametric proof: UNSAFE for some domain length";
-        for (long long k = 1; k <= kWitnessSearch; ++k) {
+        for (long long k = ps.min_runtime_trip; k <= kWitnessSearch; ++k) {
           Config c = base;
           c.length = k;
           auto cr = explore(model, ps, c);
@@ -141,13 +144,14 @@ Checked check_lengths(Model const& model, ProgramSet const& ps, Config base) {
         // Tasks drifting apart is only visible in long loops: check every length up to
         // a little past the drift bound, so failures that need that distance show.
         if (r.stats.overflow)
-          for (long long k = 1; k <= r.drift_bound + 4; ++k) drift_lengths.push_back(k);
+          for (long long k = ps.min_runtime_trip; k <= r.drift_bound + 4; ++k) drift_lengths.push_back(k);
       }
     }
     if (!parametric_done) {
       std::vector<long long> lengths = o.check_lengths;
       if (lengths.empty()) lengths = drift_lengths;
       if (lengths.empty()) lengths = {1, 2, 3, std::max<long long>(4, o.sample_iterations)};
+      if (o.check_lengths.empty() && ps.min_runtime_trip == 0 && lengths.front() != 0) lengths.insert(lengths.begin(), 0);
       if (!o.check_lengths.empty()) scope = "checked only the requested domain lengths; other lengths are not covered";
       for (long long k : lengths) {
         Config c = base;

@@ -1,5 +1,6 @@
 #include "ts/check/length_classes.hpp"
 
+#include <map>
 #include <numeric>
 #include <set>
 
@@ -19,6 +20,34 @@ ir::Affine form_of(ir::Bound const& b) {
 std::string trip_key(ir::Block const& loop) {
   if (!comparable(loop.start) || !comparable(loop.end) || !comparable(loop.step)) return "";
   return (form_of(loop.end) - form_of(loop.start)).to_string() + " step " + form_of(loop.step).to_string();
+}
+
+// 1 when the loop provably runs at least once: a positive constant step and an
+// `end - start` whose terms can all be bounded below (ts::runtime names by their declared
+// at_least, launch indices by 0, the grid size by 1) to a sum >= 1. Otherwise 0: the
+// checker then covers the zero-trip loop too.
+int provable_min_trip(ir::Block const& loop) {
+  if (!comparable(loop.start) || !comparable(loop.end) || !comparable(loop.step)) return 0;
+  ir::Affine step = form_of(loop.step);
+  if (!step.is_constant() || step.constant <= 0) return 0;
+  ir::Affine diff = form_of(loop.end) - form_of(loop.start);
+  // A whole bound declared with ts::at_least(m, bound) over a constant start.
+  if (loop.end.at_least != LLONG_MIN && form_of(loop.start).is_constant())
+    return loop.end.at_least - form_of(loop.start).constant >= 1 ? 1 : 0;
+  std::map<std::string, long long> least;
+  for (auto const* b : {&loop.start, &loop.end})
+    for (auto const& nv : b->named_values) least[nv.name] = nv.at_least;
+  long long low = diff.constant;
+  for (auto const& term : diff.terms) {
+    long long bound;
+    if (auto it = least.find(term.symbol); it != least.end()) bound = it->second;
+    else if (term.symbol == "block_idx" || term.symbol == "thread" || term.symbol == "tile_idx") bound = 0;
+    else if (term.symbol == "grid_blocks") bound = 1;
+    else return 0;  // a per-tile provider or an opaque expression: no lower bound known
+    if (term.coeff < 0) return 0;  // would need an upper bound
+    low += term.coeff * bound;
+  }
+  return low >= 1 ? 1 : 0;
 }
 
 struct UnionFind {
@@ -60,6 +89,7 @@ void assign_length_classes(Model const& m, ProgramSet& ps) {
     auto& prog = ps.tasks[t];
     if (!prog.has_loop || prog.static_trip >= 0) continue;
     auto const& loop = m.tasks[t].schedule.blocks.at(m.tasks[t].schedule.domain_loop);
+    ps.min_runtime_trip = std::min(ps.min_runtime_trip, provable_min_trip(loop));
     std::string key = trip_key(loop);
     int found = -1;
     for (size_t c = 0; c < keys.size() && !key.empty(); ++c)

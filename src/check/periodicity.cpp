@@ -26,7 +26,7 @@ int Semantics::guard_holds(uint16_t const* s, int t, Instr const& in) const {
     int slot = loop_slot(s, t);
     long long lo = s[lay_.slots_off + 2 * slot];
     uint16_t r = s[lay_.slots_off + 2 * slot + 1];
-    if (r & kUnknown) last = d + 1 <= (r & ~kUnknown) ? 0 : 2;
+    if (r & kUnknown) last = d + 2 <= (r & ~kUnknown) ? 0 : 2;  // K - lo >= d + 2: not the last
     else last = r == d + 1;
     if (lo < sat_ && lo + d < sat_) {
       v = lo + d;
@@ -91,6 +91,9 @@ void Semantics::renormalize(uint16_t* b) const {
     if (lo >= sat_) lo = sat_ + (lo - sat_) % period_;
     b[so] = static_cast<uint16_t>(lo);
     if (b[so + 1] & kUnknown) {
+      // The floor covers every task's iteration (a task at iteration d proved K - lo > d;
+      // one paused at the loop head after d iterations proved K - lo >= d), so it stays
+      // non-negative: exact, without assuming an iteration nobody has entered yet.
       int f = (b[so + 1] & ~kUnknown) - delta;
       b[so + 1] = static_cast<uint16_t>(kUnknown | std::max(f, 0));
     } else {

@@ -255,6 +255,33 @@ static bool skipped_tiles_silent(ProgramSet const& ps) {
   return true;
 }
 
+// Does every task with a tile loop run only local steps in its tile body outside its
+// domain loop (and have no task a runtime-length loop outside a tile loop)? Then a tile
+// whose domain loop runs no iteration changes nothing another task can see: it is a tile
+// fewer, and the every-tile-count proof need not explore zero-trip tiles.
+static bool zero_trip_tiles_silent(ProgramSet const& ps) {
+  for (size_t t = 0; t < ps.tasks.size(); ++t) {
+    auto const& task = ps.tasks[t];
+    if (!task.has_tile_loop) {
+      if (task.has_loop && task.static_trip < 0) return false;
+      continue;
+    }
+    for (auto const& in : task.code) {
+      if (in.tile_region != kInside || in.loop_region == kInside) continue;
+      switch (in.op) {
+        case Op::TileHead: case Op::TileEnd: case Op::Skip: case Op::LoopInit: break;
+        case Op::Step: {
+          auto const& si = ps.steps[t][in.step];
+          if (si.effect != Effect::Local || si.fills_pipe >= 0) return false;
+          break;
+        }
+        default: return false;
+      }
+    }
+  }
+  return true;
+}
+
 ProgramSet compile(Model const& m) {
   ProgramSet ps;
   int nres = static_cast<int>(m.resources.size());
@@ -415,6 +442,7 @@ ProgramSet compile(Model const& m) {
   split_unaligned_keys(m, ps);
   assign_length_classes(m, ps);
   ps.skipped_tiles_silent = ps.any_skippable && skipped_tiles_silent(ps);
+  ps.zero_trip_tiles_silent = ps.any_runtime_loop && zero_trip_tiles_silent(ps);
   return ps;
 }
 

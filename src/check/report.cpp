@@ -71,7 +71,7 @@ std::string format_report(Model const& m, ProgramSet const& ps, std::vector<Run>
   }
   for (auto const& r : runs) {
     auto const& s = r.result.stats;
-    os << "Summary (" << (r.config.parametric ? std::string("all k >= 1") : ps.any_runtime_loop ? lengths_text(r.config) : std::string("static lengths"))
+    os << "Summary (" << (r.config.parametric ? "all k >= " + std::to_string(r.config.min_length) : ps.any_runtime_loop ? lengths_text(r.config) : std::string("static lengths"))
        << (!tiles ? "" : r.config.every_tile_count ? ", every tile count" : ", " + std::to_string(r.config.tiles) + " tiles")
        << ", " << (r.config.reduction ? "reduced" : "plain BFS") << "): states=" << s.states
        << " complete=" << s.complete << " deadlocks=" << s.deadlocks << " races=" << s.races
@@ -87,8 +87,12 @@ std::string format_report(Model const& m, ProgramSet const& ps, std::vector<Run>
   for (auto const& r : runs) every_tile &= r.config.every_tile_count;
   os << "Scope: " << scope << "\n";
   Verdict v = combine(runs);
+  int min_k = 1;
+  for (auto const& r : runs)
+    if (r.config.parametric) min_k = std::min(min_k, r.config.min_length);
+  std::string all_k = "SAFE (for all k >= " + std::to_string(min_k) + ")";
   os << "Result: "
-     << (v == Verdict::Unsafe ? "UNSAFE" : v == Verdict::SafeAllK ? "SAFE (for all k >= 1)" : v == Verdict::Safe ? "SAFE" : "INCOMPLETE")
+     << (v == Verdict::Unsafe ? "UNSAFE" : v == Verdict::SafeAllK ? all_k : v == Verdict::Safe ? "SAFE" : "INCOMPLETE")
      << (every_tile && (v == Verdict::Safe || v == Verdict::SafeAllK) ? ", for every number of work tiles" : "")
      << "\n";
   return os.str();

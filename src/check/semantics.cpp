@@ -61,7 +61,10 @@ Semantics::Semantics(Model const& m, ProgramSet const& ps, Config const& cfg) : 
   }
   bool any_param = false;
   for (int t = 0; t < nt; ++t) any_param |= param_task(t) && ps.tasks[t].has_loop;
-  slot_rem_init_ = any_param ? kUnknown : 0;
+  // Every tile count: where a zero-trip tile is a tile fewer, the tile count covers it and
+  // each tile's loop runs at least once.
+  int min_length = tile_mode_ && ps.zero_trip_tiles_silent ? std::max(cfg.min_length, 1) : cfg.min_length;
+  slot_rem_init_ = any_param ? static_cast<uint16_t>(kUnknown | min_length) : 0;
   // Parametric abstraction: iterations below sat_ are exact, above it only their phase
   // modulo every guard period matters.
   for (auto const& t : ps.tasks)
@@ -340,14 +343,14 @@ void Semantics::advance(std::vector<uint16_t>& b, int t, std::vector<uint16_t>& 
         if (param_task(t)) {
           uint16_t& r = b[lay_.slots_off + 2 * loop_slot(b.data(), t) + 1];
           uint16_t d = b[to + 2];
-          if ((r & kUnknown) && d > (r & ~kUnknown)) {
+          if ((r & kUnknown) && d >= (r & ~kUnknown)) {
             // Reveal: the loop ends here (K = lo + d), or it runs past d.
             std::vector<uint16_t> f = b;
             f[lay_.slots_off + 2 * loop_slot(b.data(), t) + 1] = d;
             f[to + 2] = 0;
             f[to] = static_cast<uint16_t>(in.target);
             advance(f, t, out);
-            r = static_cast<uint16_t>(kUnknown | d);
+            r = static_cast<uint16_t>(kUnknown | (d + 1));
           }
           exit = !(r & kUnknown) && d >= r;
         } else {
@@ -411,7 +414,7 @@ void Semantics::advance(std::vector<uint16_t>& b, int t, std::vector<uint16_t>& 
           f[lay_.slots_off + 2 * loop_slot(b.data(), t) + 1] = d1;
           ++f[to];
           advance(f, t, out);
-          r = static_cast<uint16_t>(kUnknown | d1);
+          r = static_cast<uint16_t>(kUnknown | (d1 + 1));
           g = 0;
         }
         if (g) ++b[to];

@@ -24,7 +24,9 @@
 namespace ts::check {
 
 // Parametric "remaining iterations" word of a loop slot: either exact (K - lo), or
-// unknown with a floor (K - lo > floor), marked by kUnknown. The length is revealed
+// unknown with a floor (K - lo >= floor), marked by kUnknown; a fresh slot's floor is
+// the shortest length covered (Config::min_length: 0, or 1 where every runtime loop is
+// declared to run at least once). The length is revealed
 // lazily, only when a task asks "is this the last iteration / is the loop over?".
 constexpr uint16_t kUnknown = 0x8000;
 

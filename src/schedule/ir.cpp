@@ -120,6 +120,7 @@ Bound operator+(Bound b, long long k) {
   b.value += k;
   b.expr += (k > 0 ? " + " : " - ") + std::to_string(k > 0 ? k : -k);
   b.form = b.form + Affine::of_constant(k);
+  if (b.at_least != LLONG_MIN) b.at_least += k;
   return b;
 }
 

@@ -31,13 +31,13 @@ void validate_options(Options const& o) {
            "keep the default (20000000) or pick a cap in range; hitting it answers INCOMPLETE, never SAFE");
   for (size_t i = 0; i < o.check_lengths.size(); ++i) {
     long long k = o.check_lengths[i];
-    if (k >= 1 && k <= kMaxCheckLength) continue;
+    if (k >= 0 && k <= kMaxCheckLength) continue;
     Diagnostic d;
     d.check = "options.check_lengths-range";
     d.message = "ts::Options::check_lengths[" + std::to_string(i) + "] = " + std::to_string(k) +
-                " is not a domain length the checker can explore (a loop runs at least once; the iteration "
+                " is not a domain length the checker can explore (a loop runs 0 or more times; the iteration "
                 "counter is a 16-bit state word)";
-    d.expected = "1 <= check_lengths[" + std::to_string(i) + "] <= " + std::to_string(kMaxCheckLength);
+    d.expected = "0 <= check_lengths[" + std::to_string(i) + "] <= " + std::to_string(kMaxCheckLength);
     d.actual = std::to_string(k);
     d.hint = "drop it, or leave check_lengths empty to let the parametric proof cover every length";
     throw OptionsError(d);

@@ -303,7 +303,7 @@ ir::Bound to_bound(RuntimeValue const& v) {
   b.expr = v.name;
   b.form = ir::Affine::of_symbol(v.name);
   b.form_known = true;
-  b.named_values.push_back({v.name, v.value});
+  b.named_values.push_back({v.name, v.value, v.least});
   return b;
 }
 

@@ -114,7 +114,7 @@ RC_GTEST_PROP(Emulator, CounterexamplesReplayToTheSameFailure, (Recipe const& re
   }
   // The emulator runs the counterexample's length: a longer loop could go on to finish
   // what the checker's run left blocked.
-  if (p.loop == LoopKind::RuntimeDomain && first.length > 0) p.length = int(first.length);
+  if (p.loop == LoopKind::RuntimeDomain && first.length >= 0) p.length = int(first.length);
   // ... and its tile count (the checker proves every count; its run names the fewest).
   if (p.loop == LoopKind::Tiles && first.tiles >= 0) p.tiles = first.tiles;
   ts::Options o = quiet_options();

@@ -24,7 +24,8 @@ struct Config {
   // pattern of skipped tiles (src/check/tile_abstraction.cpp).
   bool every_tile_count = false;
   bool reduction = true;       // persistent sets; false = plain BFS
-  bool parametric = false;     // abstract the domain length: one proof for every k >= 1
+  bool parametric = false;     // abstract the domain length: one proof for every k >= min_length
+  int min_length = 1;          // shortest runtime domain length covered by a parametric run (0 or 1)
   long long state_cap = 20'000'000;
   bool assume_pdl_wait_completed = false;
   bool stop_at_first_failure = false;  // used to fetch the shortest counterexample by plain BFS

@@ -156,11 +156,17 @@ struct ProgramSet {
   // Every task runs only local steps in a skipped tile (outside its skippable blocks):
   // a skipped tile then changes nothing another task can see.
   bool skipped_tiles_silent = false;
+  // Every task runs only local steps in a tile outside its domain loop: a tile whose loop
+  // runs no iteration is then a tile fewer (check/tile_abstraction.cpp).
+  bool zero_trip_tiles_silent = false;
   bool any_runtime_loop = false;  // a domain loop whose length is not static
   std::vector<LengthClass> length_classes;
   // Tasks of two different length classes interact: their lengths are explored
   // independently (concrete combinations) and the parametric proof does not apply.
   bool independent_lengths = false;
+  // Shortest runtime domain length a run can have: 1 when every runtime-length loop
+  // provably runs (ts::runtime(...).at_least(1) and the like), else 0.
+  int min_runtime_trip = 1;
   std::string lengths_note;       // which two loops are not provably equal
   int pdl_waits = 0, pdl_launches = 0;
 };

@@ -4,6 +4,7 @@
 // (validation passes, the exhaustive checker, the printout, the JSON export) reads
 // this one structure; nothing keeps a second description of a schedule.
 #pragma once
+#include <climits>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -57,8 +58,12 @@ struct Bound {
   struct NamedValue {
     std::string name;
     long long value = 0;
+    long long at_least = 0;  // ts::runtime(...).at_least(m): never below m
   };
   std::vector<NamedValue> named_values;
+  // ts::at_least(m, bound) on a bound that is not a single ts::runtime value (e.g. a
+  // per-tile provider): the whole bound is never below m.
+  long long at_least = LLONG_MIN;
 };
 
 // `bound + k` / `bound - k` for a bound built by the recorder (a per-tile provider plus

@@ -408,4 +408,11 @@ class Context {
 };
 
 }  // namespace rec
+// ts::at_least(m, bound) while recording (schedule/runtime_value.hpp): the bound is never
+// below m, so a loop `domain_loop(0, bound, 1)` provably runs.
+inline ir::Bound at_least(long long m, ir::Bound b) {
+  b.at_least = std::max(b.at_least, m);
+  return b;
+}
+
 }  // namespace ts
