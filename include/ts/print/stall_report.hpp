@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "ts/core/model.hpp"
+#include "ts/schedule/model.hpp"
 #include "ts/core/trace.hpp"
 
 namespace ts::print {
