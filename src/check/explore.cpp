@@ -380,14 +380,17 @@ struct Search {
             record("unbalanced", static_cast<uint32_t>(i));
           } else {
             ++res.stats.complete;
-            if (first_complete) {
+            // The run shown is the first complete one; a run with at least one work tile
+            // says more than the zero-tile run BFS meets first, so it replaces that one.
+            int tiles = tiles_of(cur.data(), static_cast<uint32_t>(i));
+            if (first_complete || (res.run && res.run->tiles == 0 && tiles > 0)) {
               first_complete = false;
               Counterexample c;
               c.kind = "run";
               c.events = trace(static_cast<uint32_t>(i));
               c.length = cfg.parametric ? -1 : ps.any_runtime_loop ? cfg.length : -2;
               c.skipped_tiles = cur[G + kGlobSkipMask] != 0 || cur[G + kGlobSkipMask + 1] != 0;
-              c.tiles = tiles_of(cur.data(), static_cast<uint32_t>(i));
+              c.tiles = tiles;
               res.run = std::move(c);
             }
           }
