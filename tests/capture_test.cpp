@@ -8,14 +8,14 @@
 using namespace tst;
 using ts::ir::BlockKind;
 using ts::ir::Section;
-using ts::ir::StepKind;
+using ts::SyncOp;
 
 namespace {
 
 ts::ir::ScheduleIR const& sched(ts::Model const& m) { return m.tasks.at(0).schedule; }
 
-std::vector<StepKind> kinds(ts::ir::ScheduleIR const& s) {
-  std::vector<StepKind> k;
+std::vector<SyncOp> kinds(ts::ir::ScheduleIR const& s) {
+  std::vector<SyncOp> k;
   for (auto const& st : s.steps) k.push_back(st.kind);
   return k;
 }
@@ -112,8 +112,8 @@ TEST(Capture, PerTileBoundAndQueueEpilogue) {
   EXPECT_EQ(end.kind, ts::ir::Bound::Kind::PerTile);
   EXPECT_EQ(end.expr, "tst::Src::length(tile)");
   EXPECT_EQ(end.provider_resource, tm.model().find_resource("src"));
-  EXPECT_EQ(kinds(s), (std::vector<StepKind>{StepKind::Work, StepKind::Work, StepKind::TryWait, StepKind::Wait,
-                                             StepKind::QueueAdvance, StepKind::Release}));
+  EXPECT_EQ(kinds(s), (std::vector<SyncOp>{SyncOp::Work, SyncOp::Work, SyncOp::TryWait, SyncOp::Wait,
+                                             SyncOp::Advance, SyncOp::Release}));
   EXPECT_EQ(s.steps[2].section, Section::Tail);
   EXPECT_EQ(s.steps[4].block, 1);  // epilogue sits in the tile loop body
 }
@@ -247,9 +247,9 @@ TEST(Capture, SchedulerTaskSequence) {
   auto t = ts::Task("Sched").warps(0, 1).reads(q).writes(q).schedule(Scheduler{}, q);
   auto tm = ts::TaskManager(ts::tasks(t), ts::DependencyGraph{}, quiet());
   auto const& s = tm.model().tasks[0].schedule;
-  EXPECT_EQ(kinds(s), (std::vector<StepKind>{StepKind::TryAcquire, StepKind::Acquire, StepKind::QueueFetch,
-                                             StepKind::Commit, StepKind::TryWait, StepKind::Wait,
-                                             StepKind::QueueAdvance, StepKind::Release}));
+  EXPECT_EQ(kinds(s), (std::vector<SyncOp>{SyncOp::TryAcquire, SyncOp::Acquire, SyncOp::Fetch,
+                                             SyncOp::Commit, SyncOp::TryWait, SyncOp::Wait,
+                                             SyncOp::Advance, SyncOp::Release}));
   EXPECT_EQ(tm.model().resource(0).pipeline->num_bytes, 16);
 }
 
@@ -274,7 +274,7 @@ TEST(Capture, SectionsCompileTimeArgsAndBreak) {
   auto const& s = sched(m);
   EXPECT_EQ(s.steps[0].section, Section::Head);
   EXPECT_EQ(s.steps[1].section, Section::Loop);
-  EXPECT_EQ(s.steps[2].kind, StepKind::BreakLoop);
+  EXPECT_EQ(s.steps[2].kind, SyncOp::BreakLoop);
   EXPECT_EQ(s.blocks[s.steps[2].block].kind, BlockKind::WhenTrue);
   EXPECT_EQ(s.steps[3].section, Section::Loop);
   ASSERT_EQ(s.steps.size(), 10u);
@@ -450,5 +450,5 @@ TEST(Capture, ContextFormGuardsRecordTheSameBlocks) {
   EXPECT_EQ(s.blocks[3].every_start, 1);
   EXPECT_EQ(s.blocks[4].kind, BlockKind::LastIter);
   for (int b = 2; b <= 4; ++b) EXPECT_EQ(s.blocks[b].loop_block, 1);
-  EXPECT_EQ(s.steps.back().kind, StepKind::BreakLoop);
+  EXPECT_EQ(s.steps.back().kind, SyncOp::BreakLoop);
 }

@@ -134,7 +134,7 @@ TEST(CpuCounterexampleReplay, WaitOnStageNeverCommittedDeadlocks) {
   auto ev = ts::cpu::replay_events(*tm.last_counterexample());
   long long waits = 0;
   for (auto const& e : ev) {
-    if (e.task == 1 && tm.model().tasks[1].schedule.steps[e.step].kind == ts::ir::StepKind::Wait) {
+    if (e.task == 1 && tm.model().tasks[1].schedule.steps[e.step].kind == ts::SyncOp::Wait) {
       EXPECT_EQ(e.iteration, waits++);
     }
   }

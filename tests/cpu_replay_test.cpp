@@ -33,7 +33,7 @@ struct Noter {
 
 int note_step(ts::Model const& m, int task) {
   for (auto const& st : m.tasks[task].schedule.steps)
-    if (st.kind == ts::ir::StepKind::Work) return st.id;
+    if (st.kind == ts::SyncOp::Work) return st.id;
   return -1;
 }
 }  // namespace
@@ -65,15 +65,15 @@ TEST(CpuReplay, ImpossibleOrderIsADeadlockAndMissingEventsDiverge) {
   auto tm = examples::make_pipelined_copy(b, quiet());
   tm.print_and_verify();
   auto const& m = tm.model();
-  auto step = [&](int task, ts::ir::StepKind k) {
+  auto step = [&](int task, ts::SyncOp k) {
     for (auto const& s : m.tasks[task].schedule.steps)
       if (s.kind == k) return s.id;
     return -1;
   };
   // The consumer's first release before the producer's first commit cannot happen.
-  std::vector<ts::cpu::ReplayEvent> bad = {{0, 1, step(1, ts::ir::StepKind::Release), 0},
-                                           {0, 0, step(0, ts::ir::StepKind::Commit), 0}};
+  std::vector<ts::cpu::ReplayEvent> bad = {{0, 1, step(1, ts::SyncOp::Release), 0},
+                                           {0, 0, step(0, ts::SyncOp::Commit), 0}};
   expect_error<ts::cpu::DeadlockError>([&] { ts::cpu::replay(tm, bad, {.seed = 1}); }, {"replay event 1", "ring.wait()"});
-  std::vector<ts::cpu::ReplayEvent> missing = {{0, 0, step(0, ts::ir::StepKind::Commit), 99}};
+  std::vector<ts::cpu::ReplayEvent> missing = {{0, 0, step(0, ts::SyncOp::Commit), 99}};
   expect_error<ts::cpu::EmulationError>([&] { ts::cpu::replay(tm, missing, {.seed = 1}); }, {"replay diverged"});
 }

@@ -12,8 +12,8 @@ namespace {
 // example 02's ring (AsyncAsync, 4 stages, 32-thread groups, All signalling), pinned.
 template <int Stages>
 struct PinnedRing : examples::SmemRing {
-  static constexpr ts::StaticPipeline static_pipeline{ts::EngineKind::Async, ts::EngineKind::Async, Stages,
-                                                      ts::SignalMode::All,   ts::SignalMode::All,   0, 1};
+  static constexpr ts::StaticPipeline static_pipeline{ts::Engine::Async, ts::Engine::Async, Stages,
+                                                      ts::Signal::All,   ts::Signal::All,   0, 1};
 };
 
 template <int Stages>

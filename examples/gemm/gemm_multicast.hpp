@@ -30,8 +30,8 @@ struct ClusterTileQueue : ts::WorkQueue {
 
 // The ring of the plain GEMM, B loaded as the CTA's multicast half.
 struct SmemAB : gemm::SmemAB {
-  static constexpr ts::StaticPipeline static_pipeline{ts::EngineKind::Tma,         ts::EngineKind::Async, kStages,
-                                                      ts::SignalMode::CtaLeader,   ts::SignalMode::TaskWarpLeader,
+  static constexpr ts::StaticPipeline static_pipeline{ts::Engine::Tma,         ts::Engine::Async, kStages,
+                                                      ts::Signal::CtaLeader,   ts::Signal::TaskWarpLeader,
                                                       uint32_t(kBytesA + kBytesB), kClusterM};
   void const* map_b_half = nullptr;  // CUtensorMap*: B (N x K) in 128 x 64 boxes, 128-byte swizzle
   TS_HD void load(ts::ProducerStage const& si, TileSource src) const {

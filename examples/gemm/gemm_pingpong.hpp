@@ -46,8 +46,8 @@ struct GmemAB : ts::MemoryResource {
 
 // One warp group's ring of 64 x 64 A and 256 x 64 B slices (TmaAsync, kStages deep).
 struct SmemAB : ts::MemoryResource {
-  static constexpr ts::StaticPipeline static_pipeline{ts::EngineKind::Tma,         ts::EngineKind::Async, kStages,
-                                                      ts::SignalMode::CtaLeader,   ts::SignalMode::TaskWarpLeader,
+  static constexpr ts::StaticPipeline static_pipeline{ts::Engine::Tma,         ts::Engine::Async, kStages,
+                                                      ts::Signal::CtaLeader,   ts::Signal::TaskWarpLeader,
                                                       uint32_t(kBytesA + kBytesB), 1};
   ts::SmemArray<uint16_t> a, b;
   void const* map_a = nullptr;  // CUtensorMap*: A in 64 x 64 boxes, 128-byte swizzle

@@ -97,8 +97,8 @@ struct StageDescs {
 struct SmemAB : ts::MemoryResource {
   // The ring's protocol as compile-time constants (detail::ring_config() must agree; the
   // launcher checks): the executing context's per-op dispatch then folds away.
-  static constexpr ts::StaticPipeline static_pipeline{ts::EngineKind::Tma,         ts::EngineKind::Async, kStages,
-                                                      ts::SignalMode::CtaLeader,   ts::SignalMode::TaskWarpLeader,
+  static constexpr ts::StaticPipeline static_pipeline{ts::Engine::Tma,         ts::Engine::Async, kStages,
+                                                      ts::Signal::CtaLeader,   ts::Signal::TaskWarpLeader,
                                                       uint32_t(kBytesA + kBytesB), 1};
   ts::SmemArray<uint16_t> a, b;
   void const* map_a = nullptr;

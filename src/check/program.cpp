@@ -38,7 +38,7 @@ struct Compiler {
     for (auto const& n : b.children) {
       if (n.is_block) {
         block(ir.blocks[n.index]);
-      } else if (ir.steps[n.index].kind == ir::StepKind::BreakLoop) {
+      } else if (ir.steps[n.index].kind == SyncOp::BreakLoop) {
         loop_exits_to_patch.push_back(emit({.op = Op::Break, .step = n.index}));
       } else {
         emit({.op = Op::Step, .step = n.index});
@@ -114,7 +114,7 @@ struct Compiler {
   }
 };
 
-bool async_engine(PipelineConfig::Engine e) { return e != PipelineConfig::Engine::Async; }
+bool async_engine(Engine e) { return e != Engine::Async; }
 
 // Shared condition keys correlate outcomes per (tile, iteration), counting iterations
 // from each task's loop start: that only names the same data when the tasks' domain loops
@@ -166,8 +166,8 @@ void assign_consumer_slots(Model const& m, std::vector<int> const& pipe_of, Prog
       bool waits = false, releases = false;
       for (auto const& s : m.tasks[t].schedule.steps) {
         if (s.resource < 0 || pipe_of[s.resource] != static_cast<int>(p)) continue;
-        waits |= s.kind == ir::StepKind::Wait;
-        releases |= s.kind == ir::StepKind::Release;
+        waits |= s.kind == SyncOp::Wait;
+        releases |= s.kind == SyncOp::Release;
       }
       if (!waits && !releases) continue;
       any_waiter |= waits;
@@ -210,8 +210,8 @@ std::vector<uint64_t> may_read(TaskProgram const& prog, ir::ScheduleIR const& ir
           auto const& st = ir.steps[in.step];
           int p = st.resource >= 0 ? pipe_of[st.resource] : -1;
           if (p >= 0 && p < 64 && (tracked >> p & 1)) {
-            if (st.kind == ir::StepKind::Wait || st.kind == ir::StepKind::Release) v &= ~(uint64_t(1) << p);
-            if (st.kind == ir::StepKind::Work && st.role == WorkRole::Consumer) v |= uint64_t(1) << p;
+            if (st.kind == SyncOp::Wait || st.kind == SyncOp::Release) v &= ~(uint64_t(1) << p);
+            if (st.kind == SyncOp::Work && st.role == WorkRole::Consumer) v |= uint64_t(1) << p;
           }
           break;
         }
@@ -295,7 +295,7 @@ ProgramSet compile(Model const& m) {
     p.resource = r;
     p.stages = d.pipeline->num_stages;
     p.async_producer = async_engine(d.pipeline->producer_engine());
-    p.umma_consumer = d.pipeline->consumer_engine() == PipelineConfig::Engine::Umma;
+    p.umma_consumer = d.pipeline->consumer_engine() == Engine::Umma;
     pipe_of[r] = static_cast<int>(ps.pipes.size());
     ps.pipes.push_back(p);
   }
@@ -355,7 +355,7 @@ ProgramSet compile(Model const& m) {
       if (s.resource < 0) continue;
       auto kind = m.resource(s.resource).kind;
       int pipe = pipe_of[s.resource];
-      using SK = ir::StepKind;
+      using SK = SyncOp;
       switch (s.kind) {
         case SK::Work:
           if (alias_of[s.resource] >= 0 && s.role != WorkRole::Auxiliary) {
@@ -407,9 +407,9 @@ ProgramSet compile(Model const& m) {
     int fence = -1, fences = 0;
     for (size_t q = 0; q < ps.pipes.size(); ++q) {
       auto const& acc = ps.pipes[q];
-      if (m.resource(acc.resource).pipeline->producer_engine() != PipelineConfig::Engine::Umma) continue;
+      if (m.resource(acc.resource).pipeline->producer_engine() != Engine::Umma) continue;
       bool commits = false;
-      for (auto const& s : m.tasks[mma_task].schedule.steps) commits |= s.kind == ir::StepKind::Commit && s.resource == acc.resource;
+      for (auto const& s : m.tasks[mma_task].schedule.steps) commits |= s.kind == SyncOp::Commit && s.resource == acc.resource;
       if (commits) fence = static_cast<int>(q), ++fences;
     }
     if (fences == 1) ps.pipes[fence].fenced_reads.push_back(static_cast<int>(p));
@@ -417,17 +417,17 @@ ProgramSet compile(Model const& m) {
   // Empty TMA commits: checked where one task both acquires and does all producer work.
   for (size_t p = 0; p < ps.pipes.size(); ++p) {
     auto& pipe = ps.pipes[p];
-    if (m.resource(pipe.resource).pipeline->producer_engine() != PipelineConfig::Engine::Tma) continue;
+    if (m.resource(pipe.resource).pipeline->producer_engine() != Engine::Tma) continue;
     uint64_t workers = 0;
     for (int t = 0; t < nt; ++t)
       for (auto const& s : m.tasks[t].schedule.steps)
-        if (s.kind == ir::StepKind::Work && s.role == WorkRole::Producer && s.resource == pipe.resource)
+        if (s.kind == SyncOp::Work && s.role == WorkRole::Producer && s.resource == pipe.resource)
           workers |= uint64_t(1) << t;
     pipe.tma_fill_check = __builtin_popcountll(pipe.acquirers) == 1 && workers == pipe.acquirers;
     if (!pipe.tma_fill_check) continue;
     for (int t = 0; t < nt; ++t)
       for (auto const& s : m.tasks[t].schedule.steps)
-        if (s.kind == ir::StepKind::Work && s.role == WorkRole::Producer && s.resource == pipe.resource)
+        if (s.kind == SyncOp::Work && s.role == WorkRole::Producer && s.resource == pipe.resource)
           ps.steps[t][s.id].fills_pipe = static_cast<int>(p);
   }
   for (int t = 0; t < nt; ++t) ps.tasks[t].may_read = may_read(ps.tasks[t], m.tasks[t].schedule, ps, pipe_of, t);
@@ -458,14 +458,14 @@ std::vector<int> consumer_lanes(Model const& m, int resource, std::vector<int> c
   int committers = 0;
   for (auto const& t : m.tasks) {
     bool commits = false;
-    for (auto const& step : t.schedule.steps) commits |= step.kind == ir::StepKind::Commit && step.resource == resource;
+    for (auto const& step : t.schedule.steps) commits |= step.kind == SyncOp::Commit && step.resource == resource;
     committers += commits;
   }
   if (committers != 1) return {};
   std::vector<int> lanes;
   std::vector<bool> taken(s, false);
   for (int t : waiting_tasks) {
-    int lane = ir::domain_lane(m.tasks[t].schedule, resource, ir::StepKind::Wait, s);
+    int lane = ir::domain_lane(m.tasks[t].schedule, resource, SyncOp::Wait, s);
     if (lane < 0 || taken[lane]) return {};
     taken[lane] = true;
     lanes.push_back(lane);

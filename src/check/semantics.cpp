@@ -50,8 +50,8 @@ Semantics::Semantics(Model const& m, ProgramSet const& ps, Config const& cfg) : 
     auto const& ir = m.tasks[t].schedule;
     std::vector<uint8_t> a(ir.steps.size(), 0);
     for (auto const& s : ir.steps)
-      a[s.id] = s.kind == ir::StepKind::TryAcquire || s.kind == ir::StepKind::TryWait ||
-                (s.kind == ir::StepKind::Work && s.role == WorkRole::Auxiliary);
+      a[s.id] = s.kind == SyncOp::TryAcquire || s.kind == SyncOp::TryWait ||
+                (s.kind == SyncOp::Work && s.role == WorkRole::Auxiliary);
     aux_.push_back(std::move(a));
   }
   for (int t = 0; t < nt; ++t) {

@@ -1,6 +1,7 @@
 #include "ts/core/pipeline_config.hpp"
 
 #include "ts/core/errors.hpp"
+#include "ts/core/queue_response.hpp"
 
 namespace ts {
 
@@ -131,7 +132,7 @@ PipelineConfig PipelineConfig::clc_fetch_async(ClcFetchAsyncParams const& p) {
   PipelineConfig c;
   c.type = PipelineType::ClcFetchAsync;
   c.num_stages = p.num_stages;
-  c.num_bytes = kClcResponseBytes;
+  c.num_bytes = kQueueResponseBytes;  // CLC responses are 16 bytes per stage (SPEC S13.3)
   c.producer_signal = Signal::CtaLeader;  // one thread issues try_cancel
   c.consumer_group = p.consumer_group;
   c.consumer_signal = p.consumer_signal;
@@ -140,7 +141,7 @@ PipelineConfig PipelineConfig::clc_fetch_async(ClcFetchAsyncParams const& p) {
   return c;
 }
 
-PipelineConfig::Engine PipelineConfig::producer_engine() const {
+Engine PipelineConfig::producer_engine() const {
   switch (type) {
     case PipelineType::AsyncAsync:
     case PipelineType::AsyncUmma: return Engine::Async;
@@ -153,7 +154,7 @@ PipelineConfig::Engine PipelineConfig::producer_engine() const {
   return Engine::Async;
 }
 
-PipelineConfig::Engine PipelineConfig::consumer_engine() const {
+Engine PipelineConfig::consumer_engine() const {
   switch (type) {
     case PipelineType::TmaUmma:
     case PipelineType::AsyncUmma:
@@ -192,6 +193,14 @@ int PipelineConfig::declared_empty_arrivals() const {
 
 bool PipelineConfig::clustered() const { return cluster_ctas() > 1; }
 
+int PipelineConfig::multicast_fan_in() const {
+  if (producer_engine() != Engine::Tma || !clustered() || consumer_engine() != Engine::Async ||
+      (unsigned(consumer_signal) & unsigned(Signal::CtaLeader)) != 0)
+    return 1;
+  auto const& l = *cta_layout_vmnk;
+  return l[0] * (l[1] + l[2] - 1);
+}
+
 std::string to_string(PipelineType t) {
   switch (t) {
     case PipelineType::AsyncAsync: return "AsyncAsync";
@@ -201,26 +210,6 @@ std::string to_string(PipelineType t) {
     case PipelineType::AsyncUmma: return "AsyncUmma";
     case PipelineType::UmmaUmma: return "UmmaUmma";
     case PipelineType::ClcFetchAsync: return "ClcFetchAsync";
-  }
-  return "?";
-}
-
-std::string to_string(Signal s) {
-  switch (s) {
-    case Signal::All: return "All";
-    case Signal::CtaLeader: return "CtaLeader";
-    case Signal::TaskWarpLeader: return "TaskWarpLeader";
-    case Signal::CtaLeaderTaskWarpLeader: return "CtaLeader|TaskWarpLeader";
-  }
-  return "?";
-}
-
-std::string to_string(PipelineConfig::Engine e) {
-  switch (e) {
-    case PipelineConfig::Engine::Async: return "async";
-    case PipelineConfig::Engine::Tma: return "tma";
-    case PipelineConfig::Engine::Umma: return "umma";
-    case PipelineConfig::Engine::ClcFetch: return "clc";
   }
   return "?";
 }

@@ -6,16 +6,6 @@
 
 namespace ts {
 
-std::string to_string(ResourceKind k) {
-  switch (k) {
-    case ResourceKind::Memory: return "memory";
-    case ResourceKind::WorkQueue: return "work_queue";
-    case ResourceKind::PdlWait: return "pdl_wait";
-    case ResourceKind::PdlLaunch: return "pdl_launch";
-  }
-  return "?";
-}
-
 std::string demangle(char const* mangled) {
   int status = 0;
   char* s = abi::__cxa_demangle(mangled, nullptr, nullptr, &status);

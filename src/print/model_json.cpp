@@ -102,7 +102,7 @@ void schedule(JsonWriter& w, ir::ScheduleIR const& s) {
     w.field("id", st.id);
     w.field("kind", ir::to_string(st.kind));
     w.field("resource", st.resource);
-    if (st.kind == ir::StepKind::Work) {
+    if (st.kind == SyncOp::Work) {
       w.field("role", ir::to_string(st.role));
       w.field("method", st.method);
       w.strings("ct_args", st.ct_args);

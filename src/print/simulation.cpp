@@ -9,7 +9,7 @@
 namespace ts::print {
 
 std::string op_name(ir::Step const& s) {
-  using K = ir::StepKind;
+  using K = SyncOp;
   switch (s.kind) {
     case K::TryAcquire: return "ProducerTryAcquire";
     case K::Acquire: return "ProducerAcquire";
@@ -17,8 +17,8 @@ std::string op_name(ir::Step const& s) {
     case K::TryWait: return "ConsumerTryWait";
     case K::Wait: return "ConsumerWait";
     case K::Release: return "ConsumerRelease";
-    case K::QueueAdvance: return "QueueAdvance";
-    case K::QueueFetch: return "QueueFetch";
+    case K::Advance: return "QueueAdvance";
+    case K::Fetch: return "QueueFetch";
     case K::BreakLoop: return "BreakLoop";
     case K::Work: break;
   }
@@ -77,7 +77,7 @@ Simulation simulate(Model const& m) {
       if (s.resource < 0 || !m.resource(s.resource).pipelined()) continue;
       auto& c = credits[s.resource];
       c.stages = m.resource(s.resource).pipeline->num_stages;
-      if (s.kind == ir::StepKind::Wait) {
+      if (s.kind == SyncOp::Wait) {
         c.waited[int(t)];
         c.released[int(t)];
       }
@@ -89,7 +89,7 @@ Simulation simulate(Model const& m) {
   for (auto& [rid, c] : credits) {
     for (size_t t = 0; t < n; ++t)
       for (auto const& s : m.tasks[t].schedule.steps)
-        if (s.resource == rid && s.kind == ir::StepKind::Release && !c.waited.count(int(t)) && c.waited.size() == 1)
+        if (s.resource == rid && s.kind == SyncOp::Release && !c.waited.count(int(t)) && c.waited.size() == 1)
           c.release_for[int(t)] = c.waited.begin()->first;
     std::vector<int> waiting;
     for (auto const& [t, w] : c.waited) waiting.push_back(t);
@@ -101,13 +101,13 @@ Simulation simulate(Model const& m) {
   auto stage_of = [&](ir::Step const& s, int task) -> std::string {
     if (s.resource < 0 || !credits.count(s.resource)) return "";
     auto& c = credits[s.resource];
-    using K = ir::StepKind;
+    using K = SyncOp;
     long long k = 0;
     if (s.kind == K::Acquire || s.kind == K::TryAcquire) k = c.acquired;
     else if (s.kind == K::Commit) k = c.committed;
     else if (s.kind == K::Wait || s.kind == K::TryWait) k = c.item(task, c.waited[task]);
     else if (s.kind == K::Release) k = c.item(c.owner(task), c.released[c.owner(task)]);
-    else if (s.role == WorkRole::Producer || s.kind == K::QueueFetch) k = c.acquired - 1;
+    else if (s.role == WorkRole::Producer || s.kind == K::Fetch) k = c.acquired - 1;
     else k = c.waited.count(task) ? c.item(task, c.waited[task] - 1) : c.acquired - 1;
     return "[" + std::to_string(std::max(0LL, k) % c.stages) + "]";
   };
@@ -142,7 +142,7 @@ Simulation simulate(Model const& m) {
       Credits* c = (s.resource >= 0 && credits.count(s.resource)) ? &credits[s.resource] : nullptr;
       SimCell cell = make_cell(t);
       bool enabled = true;
-      if (c && s.kind == ir::StepKind::Acquire && c->lanes) {
+      if (c && s.kind == SyncOp::Acquire && c->lanes) {
         // The stage's previous occupant belongs to one lane: wait for that lane's release.
         long long prev = c->acquired - c->stages;
         if (prev >= 0) {
@@ -156,7 +156,7 @@ Simulation simulate(Model const& m) {
             std::tie(cell.from_row, cell.from_task) = c->release_at[lt][j];
           }
         }
-      } else if (c && s.kind == ir::StepKind::Acquire) {
+      } else if (c && s.kind == SyncOp::Acquire) {
         enabled = c->acquired - c->min_released() < c->stages;
         if (enabled && c->acquired >= c->stages) {
           cell.handoff = true;
@@ -167,7 +167,7 @@ Simulation simulate(Model const& m) {
               cell.from_task = rel[k].second;
             }
         }
-      } else if (c && s.kind == ir::StepKind::Wait) {
+      } else if (c && s.kind == SyncOp::Wait) {
         long long k = c->item(int(t), c->waited[int(t)]);
         enabled = c->committed > k;
         if (enabled) {
@@ -182,7 +182,7 @@ Simulation simulate(Model const& m) {
         continue;
       }
       if (c) {
-        using K = ir::StepKind;
+        using K = SyncOp;
         if (s.kind == K::Acquire) ++c->acquired;
         if (s.kind == K::Commit) {
           ++c->committed;

@@ -27,16 +27,16 @@ char const* to_string(StallOp op) {
 
 namespace {
 
-StallOp stall_op(ir::StepKind k) {
-  using K = ir::StepKind;
+StallOp stall_op(SyncOp k) {
+  using K = SyncOp;
   switch (k) {
     case K::Work: return StallOp::Work;
     case K::TryWait:
     case K::Wait: return StallOp::Wait;
     case K::TryAcquire:
     case K::Acquire: return StallOp::Acquire;
-    case K::QueueFetch:
-    case K::QueueAdvance: return StallOp::Queue;
+    case K::Fetch:
+    case K::Advance: return StallOp::Queue;
     case K::Commit:
     case K::Release:
     case K::BreakLoop: return StallOp::Sync;

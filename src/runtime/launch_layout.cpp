@@ -4,32 +4,13 @@
 #include <map>
 
 #include "ts/core/errors.hpp"
+#include "ts/core/queue_response.hpp"
 
 namespace ts {
 
 namespace {
 
 uint32_t align_up(uint64_t v, uint32_t a) { return static_cast<uint32_t>((v + a - 1) / a * a); }
-
-EngineKind engine(PipelineConfig::Engine e) {
-  switch (e) {
-    case PipelineConfig::Engine::Async: return EngineKind::Async;
-    case PipelineConfig::Engine::Tma: return EngineKind::Tma;
-    case PipelineConfig::Engine::Umma: return EngineKind::Umma;
-    case PipelineConfig::Engine::ClcFetch: return EngineKind::ClcFetch;
-  }
-  return EngineKind::None;
-}
-
-ResourceKindCode kind_code(ResourceKind k) {
-  switch (k) {
-    case ResourceKind::Memory: return ResourceKindCode::Memory;
-    case ResourceKind::WorkQueue: return ResourceKindCode::WorkQueue;
-    case ResourceKind::PdlWait: return ResourceKindCode::PdlWait;
-    case ResourceKind::PdlLaunch: return ResourceKindCode::PdlLaunch;
-  }
-  return ResourceKindCode::Memory;
-}
 
 [[noreturn]] void layout_error(std::string check, std::string resource, std::string msg, std::string expected,
                                std::string actual) {
@@ -50,7 +31,7 @@ struct Item {
 // A side (opened by `open`) runs in domain-lane mode when its open/close strides match,
 // exceed 1, and every task issuing `open` on the resource has it in a domain loop that
 // steps by the stride from a lane start (the rule S6.12 checks).
-bool domain_lane_side(Model const& m, int r, ir::StepKind open, int stride_open, int stride_close) {
+bool domain_lane_side(Model const& m, int r, SyncOp open, int stride_open, int stride_close) {
   if (stride_open <= 1 || stride_open != stride_close) return false;
   bool any = false;
   for (auto const& t : m.tasks) {
@@ -176,26 +157,27 @@ LaunchLayout make_launch_layout(Model const& m, uint32_t smem_capacity, bool dry
     if (d.kind == ResourceKind::WorkQueue) {
       cursor = align_up(cursor, 16);
       p.response_offset = static_cast<uint32_t>(cursor);
-      L.placements.push_back({d.name, "responses", MemSpace::Smem, p.response_offset, uint64_t(16 * c.num_stages), 16});
-      cursor += 16ull * c.num_stages;
+      L.placements.push_back({d.name, "responses", MemSpace::Smem, p.response_offset,
+                              uint64_t(kQueueResponseBytes * c.num_stages), 16});
+      cursor += uint64_t(kQueueResponseBytes) * c.num_stages;
     }
   };
   std::vector<int> followers;
   for (size_t r = 0; r < m.resources.size(); ++r) {
     auto const& d = *m.resources[r];
     auto& p = L.pipes[r];
-    p.kind = kind_code(d.kind);
+    p.kind = d.kind;
     if (!d.pipeline) continue;
     auto const& c = *d.pipeline;
     p.pipelined = true;
-    p.producer = engine(c.producer_engine());
-    p.consumer = engine(c.consumer_engine());
+    p.producer = c.producer_engine();
+    p.consumer = c.consumer_engine();
     p.num_stages = c.num_stages;
     p.async_load = c.async_flavor == AsyncFlavor::AsyncLoad;
     p.stage_bytes = static_cast<uint32_t>(c.num_bytes);
-    p.producer_signal = SignalMode(unsigned(c.producer_signal));
-    p.consumer_signal = SignalMode(unsigned(c.consumer_signal));
-    p.wait_signal = SignalMode(unsigned(c.wait_signal_override.value_or(c.consumer_signal)));
+    p.producer_signal = c.producer_signal;
+    p.consumer_signal = c.consumer_signal;
+    p.wait_signal = c.wait_signal_override.value_or(c.consumer_signal);
     p.stride_acquire = static_cast<int8_t>(c.interleave_stride.acquire);
     p.stride_commit = static_cast<int8_t>(c.interleave_stride.commit);
     p.stride_wait = static_cast<int8_t>(c.interleave_stride.wait);
@@ -203,16 +185,11 @@ LaunchLayout make_launch_layout(Model const& m, uint32_t smem_capacity, bool dry
     // Multicast TMA (docs/pipeline-arrivals.md): every CTA of the multicast row and column
     // writes this CTA's stage, so all their consumers release it here: the empty barrier
     // counts the fan-in times the CTA-local arrivals, and each release arrives everywhere.
-    if (c.producer_engine() == PipelineConfig::Engine::Tma && c.clustered() &&
-        c.consumer_engine() == PipelineConfig::Engine::Async &&
-        (unsigned(c.consumer_signal) & unsigned(Signal::CtaLeader)) == 0) {
-      auto const& l = *c.cta_layout_vmnk;
-      p.multicast_ctas = static_cast<int8_t>(l[0] * (l[1] + l[2] - 1));
-    }
+    p.multicast_ctas = static_cast<int8_t>(c.multicast_fan_in());
     L.cluster_ctas = std::max(L.cluster_ctas, c.cluster_ctas());
-    p.producer_lanes = domain_lane_side(m, static_cast<int>(r), ir::StepKind::Acquire, c.interleave_stride.acquire,
+    p.producer_lanes = domain_lane_side(m, static_cast<int>(r), SyncOp::Acquire, c.interleave_stride.acquire,
                                         c.interleave_stride.commit);
-    p.consumer_lanes = domain_lane_side(m, static_cast<int>(r), ir::StepKind::Wait, c.interleave_stride.wait,
+    p.consumer_lanes = domain_lane_side(m, static_cast<int>(r), SyncOp::Wait, c.interleave_stride.wait,
                                         c.interleave_stride.release);
     int g = m.group_of(static_cast<int>(r));
     if (g >= 0 && lead_of(g) != static_cast<int>(r)) followers.push_back(static_cast<int>(r));

@@ -42,7 +42,7 @@ struct Walker {
         run_block(ir.blocks[n.index]);
       } else {
         auto const& s = ir.steps[n.index];
-        if (s.kind == ir::StepKind::BreakLoop && opt.take_break) {
+        if (s.kind == SyncOp::BreakLoop && opt.take_break) {
           out.push_back({s.id, s.section, iteration, iterations, tile});
           broken = true;
           return false;

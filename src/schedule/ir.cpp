@@ -2,22 +2,6 @@
 
 namespace ts::ir {
 
-std::string to_string(StepKind k) {
-  switch (k) {
-    case StepKind::Work: return "work";
-    case StepKind::TryAcquire: return "try_acquire";
-    case StepKind::Acquire: return "acquire";
-    case StepKind::Commit: return "commit";
-    case StepKind::TryWait: return "try_wait";
-    case StepKind::Wait: return "wait";
-    case StepKind::Release: return "release";
-    case StepKind::QueueAdvance: return "get_and_advance_work_tile";
-    case StepKind::QueueFetch: return "fetch_work_tile";
-    case StepKind::BreakLoop: return "break_loop";
-  }
-  return "?";
-}
-
 std::string to_string(Section s) {
   switch (s) {
     case Section::Head: return "head";
@@ -71,14 +55,14 @@ std::string to_string(WorkRole r) {
   return "?";
 }
 
-bool is_producer_sync(StepKind k) {
-  return k == StepKind::TryAcquire || k == StepKind::Acquire || k == StepKind::Commit;
+bool is_producer_sync(SyncOp k) {
+  return k == SyncOp::TryAcquire || k == SyncOp::Acquire || k == SyncOp::Commit;
 }
-bool is_consumer_sync(StepKind k) { return k == StepKind::TryWait || k == StepKind::Wait || k == StepKind::Release; }
-bool is_sync(StepKind k) { return is_producer_sync(k) || is_consumer_sync(k); }
+bool is_consumer_sync(SyncOp k) { return k == SyncOp::TryWait || k == SyncOp::Wait || k == SyncOp::Release; }
+bool is_sync(SyncOp k) { return is_producer_sync(k) || is_consumer_sync(k); }
 
 std::string short_name(Step const& s) {
-  if (s.kind != StepKind::Work) return to_string(s.kind);
+  if (s.kind != SyncOp::Work) return to_string(s.kind);
   auto p = s.method.rfind("::");
   std::string n = p == std::string::npos ? s.method : s.method.substr(p + 2);
   if (!s.ct_args.empty()) {
@@ -101,7 +85,7 @@ bool inside(ScheduleIR const& ir, int block, BlockKind kind) {
   return false;
 }
 
-int domain_lane(ScheduleIR const& ir, int resource, StepKind op, int stride) {
+int domain_lane(ScheduleIR const& ir, int resource, SyncOp op, int stride) {
   if (ir.domain_loop < 0 || stride <= 1) return -1;
   for (auto const& s : ir.steps) {
     if (s.kind != op || s.resource != resource) continue;

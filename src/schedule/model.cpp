@@ -19,7 +19,7 @@ int Model::total_warps() const {
 std::string Model::step_text(int task, int step) const {
   auto const& s = tasks.at(task).schedule.steps.at(step);
   std::ostringstream os;
-  if (s.kind == ir::StepKind::BreakLoop) return "break_loop()";
+  if (s.kind == SyncOp::BreakLoop) return "break_loop()";
   os << (s.resource >= 0 ? resources.at(s.resource)->name : std::string("?")) << ".";
   os << ir::short_name(s) << "()";
   if (s.group >= 0 && s.group < static_cast<int>(groups.size())) os << " [group " << groups[s.group].name << "]";

@@ -160,7 +160,7 @@ void ScheduleRecorder::break_loop(int loop_block) {
          "inside domain_loop", "outside it");
   ir::Step s;
   s.id = static_cast<int>(ir_.steps.size());
-  s.kind = ir::StepKind::BreakLoop;
+  s.kind = SyncOp::BreakLoop;
   s.block = open_.back();
   s.section = current_section();
   s.method = "break_loop";
@@ -168,7 +168,7 @@ void ScheduleRecorder::break_loop(int loop_block) {
   add_child(ir::Node{false, s.id});
 }
 
-int ScheduleRecorder::add_sync(ir::StepKind kind, int resource) {
+int ScheduleRecorder::add_sync(SyncOp kind, int resource) {
   ir::Step s;
   s.id = static_cast<int>(ir_.steps.size());
   s.kind = kind;
@@ -182,7 +182,7 @@ int ScheduleRecorder::add_sync(ir::StepKind kind, int resource) {
   return s.id;
 }
 
-void ScheduleRecorder::add_group_sync(ir::StepKind kind, std::vector<int> const& handles) {
+void ScheduleRecorder::add_group_sync(SyncOp kind, std::vector<int> const& handles) {
   std::string op = ir::to_string(kind);
   std::string listed;
   for (int h : handles) listed += (listed.empty() ? "" : ", ") + resources_.at(h).name;
@@ -226,7 +226,7 @@ int ScheduleRecorder::add_work(int resource, WorkRole role, std::string method, 
                                int num_results, std::vector<std::string> ct_args) {
   ir::Step s;
   s.id = static_cast<int>(ir_.steps.size());
-  s.kind = ir::StepKind::Work;
+  s.kind = SyncOp::Work;
   s.resource = resource;
   s.member = resources_.at(resource).group_member;
   s.role = role;

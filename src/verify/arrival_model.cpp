@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "ts/core/queue_response.hpp"
+
 namespace ts::verify {
 
 std::string to_string(Backend b) {
@@ -50,7 +52,7 @@ int elected_arrivals(SideParticipants p, int stride, std::string const& what, st
 
 ArrivalExpectation expected_arrivals(PipelineConfig const& cfg, SideParticipants producers,
                                      SideParticipants consumers, Backend backend) {
-  using E = PipelineConfig::Engine;
+  using E = Engine;
   ArrivalExpectation x;
   auto const& st = cfg.interleave_stride;
   switch (cfg.producer_engine()) {
@@ -58,6 +60,7 @@ ArrivalExpectation expected_arrivals(PipelineConfig const& cfg, SideParticipants
     case E::Tma: x.full_arrivals = elected_arrivals(producers, st.commit, "arrive.expect_tx", x.full_rule); break;
     case E::Umma: x.full_arrivals = elected_arrivals(producers, st.commit, "tcgen05.commit", x.full_rule); break;
     case E::ClcFetch: x.full_arrivals = elected_arrivals(producers, st.commit, "try_cancel", x.full_rule); break;
+    case E::None: break;  // a config's producer is never None
   }
   if (cfg.consumer_engine() == E::Async)
     x.empty_arrivals = async_arrivals(cfg.consumer_signal, consumers, st.release, x.empty_rule);
@@ -66,16 +69,12 @@ ArrivalExpectation expected_arrivals(PipelineConfig const& cfg, SideParticipants
 
   // Transaction bytes: TMA and CLC producers complete by bytes, everything else by arrivals.
   if (cfg.producer_engine() == E::Tma) x.tx_bytes = cfg.num_bytes;
-  if (cfg.producer_engine() == E::ClcFetch) x.tx_bytes = kClcResponseBytes;
+  if (cfg.producer_engine() == E::ClcFetch) x.tx_bytes = kQueueResponseBytes;
 
   // Multicast TMA: every CTA of the multicast row and column reads the stage, so their
   // consumers all release the producer CTA's empty barrier, unless only the CTA leader
   // signals. The fan-in multiplies declared and real counts alike (docs).
-  if (cfg.producer_engine() == E::Tma && cfg.clustered() && cfg.consumer_engine() == E::Async &&
-      !has_cta_leader(cfg.consumer_signal)) {
-    auto const& l = *cfg.cta_layout_vmnk;
-    x.empty_fan_in = l[0] * (l[1] + l[2] - 1);
-  }
+  x.empty_fan_in = cfg.multicast_fan_in();
 
   // Counts are the same on every backend; only whether the type runs for real differs.
   // sm_90a has no tcgen05 (UMMA); its dynamic queue emulates CLC with a global counter

@@ -15,7 +15,7 @@ namespace {
 bool async_engine_producer(ResourceDecl const& r) {
   if (!r.pipeline) return false;
   auto e = r.pipeline->producer_engine();
-  return e == PipelineConfig::Engine::Tma || e == PipelineConfig::Engine::Umma || e == PipelineConfig::Engine::ClcFetch;
+  return e == Engine::Tma || e == Engine::Umma || e == Engine::ClcFetch;
 }
 
 std::vector<int> async_downstreams(Model const& m, int upstream) {
@@ -33,13 +33,13 @@ void check_dma_ordering(Model const& m, Diagnostics& out) {
     int task = static_cast<int>(ti);
     auto const& steps = m.tasks[ti].schedule.steps;
     for (auto const& rel : steps) {
-      if (rel.kind != ir::StepKind::Release) continue;
+      if (rel.kind != SyncOp::Release) continue;
       int opened = -1;  // the wait() that opened this bracket
       for (int i = rel.id - 1; i >= 0 && opened < 0; --i)
-        if (steps[i].resource == rel.resource && steps[i].kind == ir::StepKind::Wait) opened = i;
+        if (steps[i].resource == rel.resource && steps[i].kind == SyncOp::Wait) opened = i;
       for (int down : async_downstreams(m, rel.resource)) {
         auto is_down_work = [&](ir::Step const& s) {
-          return s.kind == ir::StepKind::Work && s.role == WorkRole::Producer && s.resource == down;
+          return s.kind == SyncOp::Work && s.role == WorkRole::Producer && s.resource == down;
         };
         bool issued_inside = false;
         for (int i = opened + 1; i < rel.id; ++i) issued_inside |= is_down_work(steps[i]);

@@ -11,7 +11,7 @@ void check_head_loop_overlap(Model const& m, Diagnostics& out) {
     auto const& steps = m.tasks[ti].schedule.steps;
     std::vector<int> reported;
     for (auto const& head : steps) {
-      bool advances = head.kind == ir::StepKind::Acquire || head.kind == ir::StepKind::Commit;
+      bool advances = head.kind == SyncOp::Acquire || head.kind == SyncOp::Commit;
       if (head.section != ir::Section::Head || head.resource < 0 || !advances) continue;
       if (contains(reported, head.resource)) continue;
       if (m.resource(head.resource).kind == ResourceKind::WorkQueue) continue;

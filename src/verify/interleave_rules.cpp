@@ -18,7 +18,7 @@ namespace ts::verify {
 namespace {
 
 struct OpStride {
-  ir::StepKind op;
+  SyncOp op;
   int stride;
 };
 
@@ -59,7 +59,7 @@ void check_config(Model const& m, int r, Diagnostics& out) {
                               std::to_string(st.wait) + "/" + std::to_string(st.release)));
 }
 
-void check_asymmetric_side(Model const& m, int r, ir::StepKind open, ir::StepKind close, int so, int sc,
+void check_asymmetric_side(Model const& m, int r, SyncOp open, SyncOp close, int so, int sc,
                            bool advance, char const* flag, Diagnostics& out) {
   if (so == sc) return;
   std::string name = m.resource(r).name;
@@ -146,16 +146,16 @@ void check_interleave_rules(Model const& m, Diagnostics& out) {
     auto const& cfg = *res.pipeline;
     auto const& st = cfg.interleave_stride;
     check_config(m, r, out);
-    check_asymmetric_side(m, r, ir::StepKind::Acquire, ir::StepKind::Commit, st.acquire, st.commit,
+    check_asymmetric_side(m, r, SyncOp::Acquire, SyncOp::Commit, st.acquire, st.commit,
                           cfg.advance_on_acquire, "advance_on_acquire", out);
-    check_asymmetric_side(m, r, ir::StepKind::Wait, ir::StepKind::Release, st.wait, st.release, cfg.advance_on_wait,
+    check_asymmetric_side(m, r, SyncOp::Wait, SyncOp::Release, st.wait, st.release, cfg.advance_on_wait,
                           "advance_on_wait", out);
     for (size_t t = 0; t < m.tasks.size(); ++t) {
       int task = static_cast<int>(t);
-      check_task_mode(m, task, r, {ir::StepKind::Acquire, st.acquire}, st.commit, out);
-      check_task_mode(m, task, r, {ir::StepKind::Commit, st.commit}, st.commit, out);  // reported once, at the opener
-      check_task_mode(m, task, r, {ir::StepKind::Wait, st.wait}, st.release, out);
-      check_task_mode(m, task, r, {ir::StepKind::Release, st.release}, st.release, out);
+      check_task_mode(m, task, r, {SyncOp::Acquire, st.acquire}, st.commit, out);
+      check_task_mode(m, task, r, {SyncOp::Commit, st.commit}, st.commit, out);  // reported once, at the opener
+      check_task_mode(m, task, r, {SyncOp::Wait, st.wait}, st.release, out);
+      check_task_mode(m, task, r, {SyncOp::Release, st.release}, st.release, out);
     }
   }
 }

@@ -26,8 +26,8 @@ std::optional<Diagnostic> missing_signal(Model const& m, int r, bool full_barrie
   auto const& cfg = *m.resource(r).pipeline;
   // A split consumer waits in one task and releases in another on purpose (S6.20).
   if (!full_barrier && cfg.wait_signal_override) return std::nullopt;
-  ir::StepKind open = full_barrier ? ir::StepKind::Acquire : ir::StepKind::Wait;
-  ir::StepKind close = full_barrier ? ir::StepKind::Commit : ir::StepKind::Release;
+  SyncOp open = full_barrier ? SyncOp::Acquire : SyncOp::Wait;
+  SyncOp close = full_barrier ? SyncOp::Commit : SyncOp::Release;
   auto const& closers = full_barrier ? producers : consumers;
   std::vector<int> forgetful;
   for (int t : tasks_issuing(m, r, open))

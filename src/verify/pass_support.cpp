@@ -36,13 +36,13 @@ Diagnostic at_resource(Model const& m, int resource, std::string check, std::str
 }
 
 bool is_producer_op(ir::Step const& s) {
-  if (s.kind == ir::StepKind::Work) return s.role == WorkRole::Producer;
-  return ir::is_producer_sync(s.kind) || s.kind == ir::StepKind::QueueFetch;
+  if (s.kind == SyncOp::Work) return s.role == WorkRole::Producer;
+  return ir::is_producer_sync(s.kind) || s.kind == SyncOp::Fetch;
 }
 
 bool is_consumer_op(ir::Step const& s) {
-  if (s.kind == ir::StepKind::Work) return s.role == WorkRole::Consumer;
-  return ir::is_consumer_sync(s.kind) || s.kind == ir::StepKind::QueueAdvance;
+  if (s.kind == SyncOp::Work) return s.role == WorkRole::Consumer;
+  return ir::is_consumer_sync(s.kind) || s.kind == SyncOp::Advance;
 }
 
 bool block_encloses(ir::ScheduleIR const& ir, int outer, int inner) {
@@ -64,14 +64,14 @@ bool schedule_uses(TaskModel const& t, int resource) {
   return false;
 }
 
-std::vector<int> tasks_issuing(Model const& m, int resource, ir::StepKind kind) {
+std::vector<int> tasks_issuing(Model const& m, int resource, SyncOp kind) {
   std::vector<int> out;
   for (size_t t = 0; t < m.tasks.size(); ++t)
     if (first_step(m.tasks[t], resource, kind) >= 0) out.push_back(static_cast<int>(t));
   return out;
 }
 
-int first_step(TaskModel const& t, int resource, ir::StepKind kind) {
+int first_step(TaskModel const& t, int resource, SyncOp kind) {
   for (auto const& s : t.schedule.steps)
     if (s.resource == resource && s.kind == kind) return s.id;
   return -1;

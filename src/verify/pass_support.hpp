@@ -31,9 +31,9 @@ bool schedule_uses(TaskModel const& t, int resource);
 bool contains(std::vector<int> const& v, int x);
 
 // Every task issuing a step of `kind` on `resource`.
-std::vector<int> tasks_issuing(Model const& m, int resource, ir::StepKind kind);
+std::vector<int> tasks_issuing(Model const& m, int resource, SyncOp kind);
 // First step of `kind` on `resource` in the task, -1 when none.
-int first_step(TaskModel const& t, int resource, ir::StepKind kind);
+int first_step(TaskModel const& t, int resource, SyncOp kind);
 
 std::string join_task_names(Model const& m, std::vector<int> const& tasks);
 

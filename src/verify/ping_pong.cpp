@@ -19,7 +19,7 @@ void check_ping_pong(Model const& m, Diagnostics& out) {
       out.push_back(d);
       continue;
     }
-    if (res.pipeline->consumer_engine() != PipelineConfig::Engine::Async) {
+    if (res.pipeline->consumer_engine() != Engine::Async) {
       auto d = at_resource(m, r, "S6.19.ping-pong-async-consumer",
                            "ping-pong '" + res.name + "' needs a synchronous (Async) consumer side");
       d.expected = "an Async consumer";

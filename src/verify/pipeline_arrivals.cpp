@@ -7,6 +7,7 @@
 // completes it (a hang).
 #include "missing_signal.hpp"
 #include "passes.hpp"
+#include "ts/core/queue_response.hpp"
 #include "ts/verify/arrival_model.hpp"
 
 namespace ts::verify {
@@ -28,14 +29,14 @@ std::vector<int> producer_work_tasks(Model const& m, int r) {
   std::vector<int> out;
   for (size_t t = 0; t < m.tasks.size(); ++t)
     for (auto const& s : m.tasks[t].schedule.steps)
-      if (s.resource == r && s.kind == ir::StepKind::Work && s.role == WorkRole::Producer) {
+      if (s.resource == r && s.kind == SyncOp::Work && s.role == WorkRole::Producer) {
         out.push_back(static_cast<int>(t));
         break;
       }
   return out;
 }
 
-Diagnostic count_mismatch(Model const& m, std::vector<int> const& tasks, int r, ir::StepKind op, std::string check,
+Diagnostic count_mismatch(Model const& m, std::vector<int> const& tasks, int r, SyncOp op, std::string check,
                           std::string barrier, int expected, int declared, std::string const& rule,
                           std::string hint) {
   int t0 = tasks.front();
@@ -60,13 +61,13 @@ void check_bytes(Model const& m, int r, Diagnostics& out) {
   auto const& res = m.resource(r);
   auto const& cfg = *res.pipeline;
   auto engine = cfg.producer_engine();
-  if (engine == PipelineConfig::Engine::ClcFetch && cfg.num_bytes != kClcResponseBytes) {
+  if (engine == Engine::ClcFetch && cfg.num_bytes != kQueueResponseBytes) {
     auto d = at_resource(m, r, "S6.10.clc-bytes", "a CLC response is 16 bytes per stage (SPEC S13.3)");
-    d.expected = std::to_string(kClcResponseBytes);
+    d.expected = std::to_string(kQueueResponseBytes);
     d.actual = std::to_string(cfg.num_bytes);
     out.push_back(d);
   }
-  if (engine != PipelineConfig::Engine::Tma) return;
+  if (engine != Engine::Tma) return;
   if (cfg.num_bytes > kMaxTxBytes) {
     auto d = at_resource(m, r, "S6.10.tx-bytes-range", "num_bytes exceeds what one mbarrier transaction count holds");
     d.expected = "<= " + std::to_string(kMaxTxBytes);
@@ -95,8 +96,8 @@ void check_pipeline_arrivals(Model const& m, Diagnostics& out) {
     auto const& res = m.resource(r);
     if (!res.pipelined()) continue;
     auto const& cfg = *res.pipeline;
-    auto producers = tasks_issuing(m, r, ir::StepKind::Commit);
-    auto consumers = tasks_issuing(m, r, ir::StepKind::Release);
+    auto producers = tasks_issuing(m, r, SyncOp::Commit);
+    auto consumers = tasks_issuing(m, r, SyncOp::Release);
     auto x = expected_arrivals(cfg, participants(m, producers), participants(m, consumers));
     // A forgotten commit/release is blamed on the task that forgot it (missing_signal.hpp).
     auto forgot_commit = x.full_arrivals != cfg.declared_full_arrivals()
@@ -106,15 +107,15 @@ void check_pipeline_arrivals(Model const& m, Diagnostics& out) {
     if (forgot_commit) out.push_back(*forgot_commit);
     if (forgot_release) out.push_back(*forgot_release);
     if (!forgot_commit && !producers.empty() && x.full_arrivals != cfg.declared_full_arrivals())
-      out.push_back(count_mismatch(m, producers, r, ir::StepKind::Commit, "S6.10.full-arrivals", "full",
+      out.push_back(count_mismatch(m, producers, r, SyncOp::Commit, "S6.10.full-arrivals", "full",
                                    x.full_arrivals, cfg.declared_full_arrivals(), x.full_rule,
-                                   cfg.producer_engine() == PipelineConfig::Engine::Async
+                                   cfg.producer_engine() == Engine::Async
                                        ? group_hint("producer_group", cfg.producer_signal, x.full_arrivals)
                                        : "let one task commit each stage (its elected thread arrives once)"));
     if (!forgot_release && !consumers.empty() && x.empty_arrivals != cfg.declared_empty_arrivals())
-      out.push_back(count_mismatch(m, consumers, r, ir::StepKind::Release, "S6.10.empty-arrivals", "empty",
+      out.push_back(count_mismatch(m, consumers, r, SyncOp::Release, "S6.10.empty-arrivals", "empty",
                                    x.empty_arrivals, cfg.declared_empty_arrivals(), x.empty_rule,
-                                   cfg.consumer_engine() == PipelineConfig::Engine::Async
+                                   cfg.consumer_engine() == Engine::Async
                                        ? group_hint("consumer_group", cfg.consumer_signal, x.empty_arrivals)
                                        : "let one task release each stage (one tcgen05.commit)"));
     check_bytes(m, r, out);
@@ -130,7 +131,7 @@ void check_pipeline_arrivals(Model const& m, Diagnostics& out) {
       long long want = expected_leader_routed_bytes(cfg, warps);
       if (want == cfg.num_bytes) continue;
       int t0 = workers.front();
-      int step = first_step(m.tasks[t0], r, ir::StepKind::Commit);
+      int step = first_step(m.tasks[t0], r, SyncOp::Commit);
       Diagnostic d = step >= 0 ? at_step(m, t0, step, "S6.11.leader-routed-bytes", "")
                                : at_task(m, t0, "S6.11.leader-routed-bytes", "", r);
       d.task = join_task_names(m, workers);

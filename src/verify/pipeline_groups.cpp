@@ -13,7 +13,7 @@ namespace ts::verify {
 
 namespace {
 
-bool on_collapsed_side(GroupMode mode, ir::StepKind k) {
+bool on_collapsed_side(GroupMode mode, SyncOp k) {
   return collapses_consumer(mode) ? ir::is_consumer_sync(k) : ir::is_producer_sync(k);
 }
 

@@ -11,14 +11,14 @@ void check_split_consumer_override(Model const& m, Diagnostics& out) {
     int r = static_cast<int>(ri);
     auto const& res = m.resource(r);
     if (!res.pipelined() || !res.pipeline->wait_signal_override) continue;
-    auto waiters = tasks_issuing(m, r, ir::StepKind::Wait);
-    auto releasers = tasks_issuing(m, r, ir::StepKind::Release);
+    auto waiters = tasks_issuing(m, r, SyncOp::Wait);
+    auto releasers = tasks_issuing(m, r, SyncOp::Release);
     bool split = false;
     for (int w : waiters) split |= !contains(releasers, w);
     for (int rl : releasers) split |= !contains(waiters, rl);
     if (split || waiters.empty()) continue;
     int t0 = waiters.front();
-    auto d = at_step(m, t0, first_step(m.tasks[t0], r, ir::StepKind::Wait), "S6.20.override-without-split",
+    auto d = at_step(m, t0, first_step(m.tasks[t0], r, SyncOp::Wait), "S6.20.override-without-split",
                      "'" + res.name + "' sets wait_signal_override (" + to_string(*res.pipeline->wait_signal_override) +
                          ") but the same task(s) wait and release it, so there is no split consumer");
     d.task = join_task_names(m, waiters);

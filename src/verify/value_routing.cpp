@@ -46,7 +46,7 @@ void check_read(Model const& m, int task, int slot, int reader_block, int reader
                                     : at_step(m, task, w.id, std::move(check), std::move(msg));
     return d;
   };
-  if (w.kind == ir::StepKind::Work && w.role == WorkRole::Producer) {
+  if (w.kind == SyncOp::Work && w.role == WorkRole::Producer) {
     auto d = make("S6.18.producer-output-read",
                   reader + " reads '" + sl.name + "', written by producer work `" + m.step_text(task, w.id) +
                       "`; values flow from consumer/auxiliary work into producer work only");

@@ -25,8 +25,8 @@ void check_try_followed(Model const& m, int task, Diagnostics& out) {
     for (size_t i = 0; i < b.children.size(); ++i) {
       if (b.children[i].is_block) continue;
       auto const& s = ir.steps[b.children[i].index];
-      if (s.kind != ir::StepKind::TryAcquire && s.kind != ir::StepKind::TryWait) continue;
-      auto blocking = s.kind == ir::StepKind::TryAcquire ? ir::StepKind::Acquire : ir::StepKind::Wait;
+      if (s.kind != SyncOp::TryAcquire && s.kind != SyncOp::TryWait) continue;
+      auto blocking = s.kind == SyncOp::TryAcquire ? SyncOp::Acquire : SyncOp::Wait;
       bool ok = i + 1 < b.children.size() && !b.children[i + 1].is_block &&
                 ir.steps[b.children[i + 1].index].kind == blocking &&
                 ir.steps[b.children[i + 1].index].resource == s.resource;
@@ -61,13 +61,13 @@ void check_work_bracketing(Model const& m, Diagnostics& out) {
         continue;
       }
       switch (s.kind) {
-        case ir::StepKind::Wait: consumer[s.resource].open_step = s.id; break;
-        case ir::StepKind::Release: consumer[s.resource].open_step = -1; break;
-        case ir::StepKind::Acquire: producer[s.resource].open_step = s.id; break;
-        case ir::StepKind::Commit: producer[s.resource].open_step = -1; break;
+        case SyncOp::Wait: consumer[s.resource].open_step = s.id; break;
+        case SyncOp::Release: consumer[s.resource].open_step = -1; break;
+        case SyncOp::Acquire: producer[s.resource].open_step = s.id; break;
+        case SyncOp::Commit: producer[s.resource].open_step = -1; break;
         default: break;
       }
-      if (s.kind != ir::StepKind::Work || s.role == WorkRole::Auxiliary || !res.pipelined() ||
+      if (s.kind != SyncOp::Work || s.role == WorkRole::Auxiliary || !res.pipelined() ||
           res.kind != ResourceKind::Memory)
         continue;
       bool is_consumer = s.role == WorkRole::Consumer;

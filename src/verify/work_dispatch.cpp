@@ -9,7 +9,7 @@ namespace ts::verify {
 void check_work_dispatch(Model const& m, Diagnostics& out) {
   for (size_t ti = 0; ti < m.tasks.size(); ++ti) {
     for (auto const& s : m.tasks[ti].schedule.steps) {
-      if (s.kind != ir::StepKind::Work) continue;
+      if (s.kind != SyncOp::Work) continue;
       std::string why;
       if (s.resource < 0 || s.resource >= static_cast<int>(m.resources.size()))
         why = "it names no known resource";

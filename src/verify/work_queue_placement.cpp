@@ -14,9 +14,9 @@ namespace ts::verify {
 
 namespace {
 
-bool is_epilogue_op(ir::StepKind k) {
-  return k == ir::StepKind::TryWait || k == ir::StepKind::Wait || k == ir::StepKind::QueueAdvance ||
-         k == ir::StepKind::Release;
+bool is_epilogue_op(SyncOp k) {
+  return k == SyncOp::TryWait || k == SyncOp::Wait || k == SyncOp::Advance ||
+         k == SyncOp::Release;
 }
 
 bool is_dynamic(ResourceDecl const& q) {
@@ -45,10 +45,10 @@ void check_epilogue_step(Model const& m, int task, ir::Step const& s, Diagnostic
 
 void check_scheduler_order(Model const& m, int task, int q, Diagnostics& out) {
   auto const& t = m.tasks[task];
-  int acq = first_step(t, q, ir::StepKind::Acquire);
-  int fetch = first_step(t, q, ir::StepKind::QueueFetch);
-  int commit = first_step(t, q, ir::StepKind::Commit);
-  int advance = first_step(t, q, ir::StepKind::QueueAdvance);
+  int acq = first_step(t, q, SyncOp::Acquire);
+  int fetch = first_step(t, q, SyncOp::Fetch);
+  int commit = first_step(t, q, SyncOp::Commit);
+  int advance = first_step(t, q, SyncOp::Advance);
   bool ok = acq >= 0 && acq < fetch && commit > fetch && (advance < 0 || advance > commit);
   if (ok) return;
   auto d = at_step(m, task, fetch, "S6.7.scheduler-fetch-order",
@@ -82,7 +82,7 @@ void check_work_queue_placement(Model const& m, Diagnostics& out) {
       if (s.resource < 0 || m.resource(s.resource).kind != ResourceKind::WorkQueue) continue;
       auto const& q = m.resource(s.resource);
       if (is_epilogue_op(s.kind)) check_epilogue_step(m, task, s, out);
-      if (s.kind == ir::StepKind::QueueFetch) {
+      if (s.kind == SyncOp::Fetch) {
         if (!is_dynamic(q)) {
           auto d = at_step(m, task, s.id, "S6.7.fetch-on-static-queue",
                            "fetch_work_tile() on '" + q.name + "', a static queue with no ClcFetchAsync pipeline");
@@ -96,7 +96,7 @@ void check_work_queue_placement(Model const& m, Diagnostics& out) {
     }
     if (ir.work_tile_loop >= 0) {
       int q = ir.blocks[ir.work_tile_loop].queue_resource;
-      if (q >= 0 && first_step(t, q, ir::StepKind::QueueAdvance) < 0) {
+      if (q >= 0 && first_step(t, q, SyncOp::Advance) < 0) {
         auto d = at_task(m, task, "S6.7.missing-queue-epilogue",
                          "the work_tile_loop never calls get_and_advance_work_tile() on its queue", q);
         d.expected = "one get_and_advance_work_tile() per tile, in the tile tail";
@@ -111,7 +111,7 @@ void check_work_queue_placement(Model const& m, Diagnostics& out) {
     if (q.kind != ResourceKind::WorkQueue || !is_dynamic(q)) continue;
     bool used = false;
     for (auto const& t : m.tasks) used |= schedule_uses(t, static_cast<int>(r));
-    if (used && tasks_issuing(m, static_cast<int>(r), ir::StepKind::QueueFetch).empty()) {
+    if (used && tasks_issuing(m, static_cast<int>(r), SyncOp::Fetch).empty()) {
       auto d = at_resource(m, static_cast<int>(r), "S6.7.dynamic-queue-without-scheduler",
                            "'" + q.name + "' is a dynamic (ClcFetchAsync) queue but no task calls fetch_work_tile()");
       d.expected = "one scheduler task running acquire, fetch_work_tile, commit";

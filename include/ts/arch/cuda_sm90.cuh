@@ -211,7 +211,7 @@ struct Sm90Arch {
         "TS device error: %s: block %d warp %d thread %d task %d resource %d op %s stage %d phase %u "
         "(task/resource ids index the printout's tables)\n",
         what, coord.block_idx, coord.thread_in_block >> 5, coord.thread_in_block, s.task, s.resource,
-        sync_op_name(s.op), s.stage, s.phase);
+        protocol_name(s.op), s.stage, s.phase);
 #else
     (void)what;
     (void)s;

@@ -21,7 +21,7 @@ struct MmaShape {
 struct TensorMap2D {
   void const* base = nullptr;
   int elem_bytes = 1;
-  long long width = 0, height = 0;
+  long long width = 0, height = 0;  // elements per row, rows
   long long row_stride_bytes = 0;
   int box_w = 0, box_h = 0;
 };

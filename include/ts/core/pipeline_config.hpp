@@ -12,6 +12,8 @@
 #include <optional>
 #include <string>
 
+#include "ts/core/protocol.hpp"
+
 namespace ts {
 
 // `<Producer><Consumer>` pipeline types (S3.2).
@@ -19,11 +21,6 @@ enum class PipelineType { AsyncAsync, TmaAsync, TmaUmma, UmmaAsync, AsyncUmma, U
 
 // How plain-thread producers arrive: thread arrival after writing, or cp.async arrivals.
 enum class AsyncFlavor { AsyncThread, AsyncLoad };
-
-// Which threads of a task signal a barrier (S3.3). Bit flags so the combined mode
-// `CtaLeader | TaskWarpLeader` is representable.
-enum class Signal : unsigned { All = 0, CtaLeader = 1, TaskWarpLeader = 2, CtaLeaderTaskWarpLeader = 3 };
-constexpr Signal operator|(Signal a, Signal b) { return Signal(unsigned(a) | unsigned(b)); }
 
 // Cooperative group taking part in one side of a pipeline, counted in threads
 // (Agent::Thread) or warps (Agent::Warp), as CUTLASS's CooperativeGroup does.
@@ -136,12 +133,16 @@ struct PipelineConfig {
   static PipelineConfig umma_umma(UmmaUmmaParams const& p);
   static PipelineConfig clc_fetch_async(ClcFetchAsyncParams const& p);
 
-  // Producer / consumer engine kinds derived from the type name.
-  enum class Engine { Async, Tma, Umma, ClcFetch };
+  // Producer / consumer engines (core/protocol.hpp) derived from the type name; never None.
   Engine producer_engine() const;
   Engine consumer_engine() const;
   bool clustered() const;  // cluster shape present and larger than 1 CTA
   int cluster_ctas() const;
+  // Multicast TMA (docs/pipeline-arrivals.md): with a TMA producer in a cluster, Async
+  // consumers and a consumer signal without CtaLeader, every CTA of the multicast row and
+  // column (cta_layout_vmnk V x (M + N - 1)) writes each CTA's stage, so all their consumers
+  // release it: the fan-in on each empty barrier. 1 otherwise (CTA-local).
+  int multicast_fan_in() const;
   // Arrival counts the runtime initialises a stage's full / empty mbarrier with, as
   // DECLARED by this config, per CTA (docs/pipeline-arrivals.md). Async side: All ->
   // group.threads(), TaskWarpLeader (with or without CtaLeader) -> ceil(threads/32),
@@ -155,9 +156,5 @@ struct PipelineConfig {
 };
 
 std::string to_string(PipelineType t);
-std::string to_string(Signal s);
-std::string to_string(PipelineConfig::Engine e);
-// CLC responses are 16 bytes per stage (SPEC S13.3).
-constexpr int kClcResponseBytes = 16;
 
 }  // namespace ts

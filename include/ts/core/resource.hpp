@@ -13,14 +13,12 @@
 
 #include "ts/core/allocation_decl.hpp"
 #include "ts/core/pipeline_config.hpp"
+#include "ts/core/protocol.hpp"
 #include "ts/core/resource_types.hpp"
 
 namespace ts {
 
 struct GroupDecl;
-
-enum class ResourceKind { Memory, WorkQueue, PdlWait, PdlLaunch };
-std::string to_string(ResourceKind k);
 
 struct ResourceDecl {
   std::string name;

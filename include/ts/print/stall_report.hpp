@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "ts/schedule/model.hpp"
 #include "ts/core/trace.hpp"
+#include "ts/schedule/model.hpp"
 
 namespace ts::print {
 

@@ -28,6 +28,7 @@
 #include <utility>
 
 #include "ts/core/macros.hpp"
+#include "ts/core/queue_response.hpp"
 #include "ts/core/results.hpp"
 #include "ts/core/resource_types.hpp"
 #include "ts/core/stage_info.hpp"
@@ -137,9 +138,9 @@ class Handle {
     if constexpr (requires { T::static_pipeline; }) {
       // Field by field, as constants: naming the object itself in device code would odr-use
       // a host variable.
-      constexpr EngineKind producer = T::static_pipeline.producer, consumer = T::static_pipeline.consumer;
+      constexpr Engine producer = T::static_pipeline.producer, consumer = T::static_pipeline.consumer;
       constexpr int stages = T::static_pipeline.num_stages, multicast = T::static_pipeline.multicast_ctas;
-      constexpr SignalMode psig = T::static_pipeline.producer_signal, csig = T::static_pipeline.consumer_signal;
+      constexpr Signal psig = T::static_pipeline.producer_signal, csig = T::static_pipeline.consumer_signal;
       constexpr uint32_t bytes = T::static_pipeline.stage_bytes;
       pin(StaticPipeline{producer, consumer, stages, psig, csig, bytes, multicast});
     }
@@ -162,14 +163,14 @@ class Handle {
     if (!live()) return;
     hook(SyncOp::Acquire);
     auto const& p = pipe();
-    if (p.kind == ResourceKindCode::PdlLaunch || !p.pipelined) return;
+    if (p.kind == ResourceKind::PdlLaunch || !p.pipelined) return;
     auto& c = st_->prod_open;
     if (!st_->try_acquire_ready)
       ctx_->arch_.mbar_wait(empty_bar(c.index), c.phase ^ 1u, site(SyncOp::Acquire, c));
     st_->try_acquire_ready = false;
     bool signal_full = !(collapsed && p.shared_full && !p.group_lead);
-    if ((p.producer == EngineKind::Tma || p.producer == EngineKind::ClcFetch) && signal_full &&
-        ctx_->signals(SignalMode::CtaLeader))
+    if ((p.producer == Engine::Tma || p.producer == Engine::ClcFetch) && signal_full &&
+        ctx_->signals(Signal::CtaLeader))
       ctx_->arch_.mbar_arrive_expect_tx(full_bar(c.index), p.stage_bytes);
     st_->prod_stage = st_->active_stage = c.index;
     c.advance(p.num_stages, p.stride_acquire);
@@ -179,7 +180,7 @@ class Handle {
     if (!live()) return;
     hook(SyncOp::Commit);
     auto const& p = pipe();
-    if (p.kind == ResourceKindCode::PdlLaunch) {
+    if (p.kind == ResourceKind::PdlLaunch) {
       ctx_->arch_.pdl_launch();
       return;
     }
@@ -190,9 +191,9 @@ class Handle {
       return;
     }
     // A leader's arrival publishes the stage the whole task wrote: converge first.
-    if (p.producer == EngineKind::Async) ctx_->converge(p.producer_signal);
-    if (p.producer == EngineKind::Umma) ctx_->converge(SignalMode::CtaLeader);
-    if (p.producer == EngineKind::Async && ctx_->signals(p.producer_signal)) {
+    if (p.producer == Engine::Async) ctx_->converge(p.producer_signal);
+    if (p.producer == Engine::Umma) ctx_->converge(Signal::CtaLeader);
+    if (p.producer == Engine::Async && ctx_->signals(p.producer_signal)) {
       // AsyncLoad: the arrival fires when this thread's cp.async copies have landed
       // (backends without cp.async arrive directly).
       if constexpr (requires { ctx_->arch_.cp_async_arrive(full_bar(c.index)); }) {
@@ -202,7 +203,7 @@ class Handle {
         ctx_->arch_.mbar_arrive(full_bar(c.index));
       }
     }
-    if (p.producer == EngineKind::Umma && ctx_->signals(SignalMode::CtaLeader)) ctx_->arch_.umma_commit(full_bar(c.index));
+    if (p.producer == Engine::Umma && ctx_->signals(Signal::CtaLeader)) ctx_->arch_.umma_commit(full_bar(c.index));
     // Tma / ClcFetch: the phase completes by transaction bytes; nothing to signal.
     c.advance(p.num_stages, p.stride_commit);
   }
@@ -216,7 +217,7 @@ class Handle {
     if (!live()) return;
     hook(SyncOp::Wait);
     auto const& p = pipe();
-    if (p.kind == ResourceKindCode::PdlWait) {
+    if (p.kind == ResourceKind::PdlWait) {
       ctx_->arch_.pdl_wait();
       return;
     }
@@ -240,10 +241,10 @@ class Handle {
     }
     // A leader's arrival hands the stage back for the whole task, whose every lane may
     // still be reading it (a queue response, a stage read by ld.shared): converge first.
-    ctx_->converge(p.consumer == EngineKind::Umma ? SignalMode::CtaLeader : p.consumer_signal);
-    if (p.consumer == EngineKind::Umma) {
-      if (ctx_->signals(SignalMode::CtaLeader)) ctx_->arch_.umma_commit(empty_bar(c.index));
-    } else if (p.multicast_ctas > 1 && p.consumer_signal == SignalMode::TaskWarpLeader) {
+    ctx_->converge(p.consumer == Engine::Umma ? Signal::CtaLeader : p.consumer_signal);
+    if (p.consumer == Engine::Umma) {
+      if (ctx_->signals(Signal::CtaLeader)) ctx_->arch_.umma_commit(empty_bar(c.index));
+    } else if (p.multicast_ctas > 1 && p.consumer_signal == Signal::TaskWarpLeader) {
       // One warp leader's arrival per CTA of the cluster, spread over lanes 0 .. n-1 so
       // they go out in parallel rather than one after the other from lane 0.
       int lane = ctx_->thread().thread_in_task & 31;
@@ -279,7 +280,7 @@ class Handle {
   TS_HD void fetch_work_tile() const requires requires { T::is_work_queue; } {
     if (!live()) return;
     hook(SyncOp::Fetch);
-    if (ctx_->signals(SignalMode::CtaLeader))
+    if (ctx_->signals(Signal::CtaLeader))
       ctx_->arch_.queue_fetch(*res_, response(st_->prod_stage), full_bar(st_->prod_stage));
   }
 
@@ -325,7 +326,7 @@ class Handle {
   TS_HD PipelineRuntime const& pipe() const { return pipe_; }
   // Compile-time protocol fields (StaticPipeline; checked against the layout at launch).
   TS_HD void pin(StaticPipeline const& s) {
-    pipe_.kind = ResourceKindCode::Memory;
+    pipe_.kind = ResourceKind::Memory;
     pipe_.pipelined = true;
     pipe_.async_load = false;
     pipe_.producer = s.producer;
@@ -355,7 +356,7 @@ class Handle {
     return reinterpret_cast<uint64_t*>(ctx_->kernel().smem_base + pipe().empty_offset) + stage;
   }
   TS_HD void* response(int stage) const {
-    return ctx_->kernel().smem_base + pipe().response_offset + 16 * (stage < 0 ? 0 : stage);
+    return ctx_->kernel().smem_base + pipe().response_offset + kQueueResponseBytes * (stage < 0 ? 0 : stage);
   }
   TS_HD WaitSite site(SyncOp op, PipelineCounter const& c) const {
     WaitSite w;
@@ -462,10 +463,10 @@ class Context {
   //     meet at the task's named barrier (bar.sync kTaskBarrierBase + task, task threads).
   // Acquire's expect_tx and fetch_work_tile need none: they publish only the leader's own
   // copy issue, after the leader's own wait (the stage's contents are published by commit).
-  TS_HD void converge(SignalMode m) {
+  TS_HD void converge(Signal m) {
     if constexpr (requires { arch_.warp_sync(); }) {
-      if (m == SignalMode::All) return;
-      if (m == SignalMode::CtaLeader && thread().task_threads > 32) {
+      if (m == Signal::All) return;
+      if (m == Signal::CtaLeader && thread().task_threads > 32) {
         if (task_id_ >= kTaskBarriers) {
           WaitSite w;
           w.task = task_id_;
@@ -480,13 +481,13 @@ class Context {
     }
   }
 
-  TS_HD bool signals(SignalMode m) const {
+  TS_HD bool signals(Signal m) const {
     ThreadCoord const& t = thread();
     switch (m) {
-      case SignalMode::All: return true;
-      case SignalMode::CtaLeader: return t.thread_in_task == 0;
-      case SignalMode::TaskWarpLeader: return (t.thread_in_task & 31) == 0;
-      case SignalMode::CtaLeaderTaskWarpLeader: return (t.thread_in_task & 31) == 0;
+      case Signal::All: return true;
+      case Signal::CtaLeader: return t.thread_in_task == 0;
+      case Signal::TaskWarpLeader: return (t.thread_in_task & 31) == 0;
+      case Signal::CtaLeaderTaskWarpLeader: return (t.thread_in_task & 31) == 0;
     }
     return true;
   }

@@ -5,27 +5,25 @@
 #include <cstdint>
 
 #include "ts/core/macros.hpp"
+#include "ts/core/protocol.hpp"
 
 namespace ts {
 
-enum class EngineKind : uint8_t { None, Async, Tma, Umma, ClcFetch };
-enum class SignalMode : uint8_t { All = 0, CtaLeader = 1, TaskWarpLeader = 2, CtaLeaderTaskWarpLeader = 3 };
-
-enum class ResourceKindCode : uint8_t { Memory, WorkQueue, PdlWait, PdlLaunch };
-
+// Engines, signal modes and resource kinds are the protocol vocabulary (core/protocol.hpp),
+// the same enums the config and the model use.
 struct PipelineRuntime {
-  ResourceKindCode kind = ResourceKindCode::Memory;
+  ResourceKind kind = ResourceKind::Memory;
   bool pipelined = false;
   bool async_load = false;             // Async producer arrives by cp.async completion (AsyncLoad)
-  EngineKind producer = EngineKind::None;
-  EngineKind consumer = EngineKind::None;
+  Engine producer = Engine::None;
+  Engine consumer = Engine::None;
   int num_stages = 0;
   uint32_t stage_bytes = 0;            // transaction bytes per stage (TMA / CLC producers)
   int full_arrivals = 0;               // init count of each full barrier
   int empty_arrivals = 0;              // init count of each empty barrier
-  SignalMode producer_signal = SignalMode::All;
-  SignalMode consumer_signal = SignalMode::All;
-  SignalMode wait_signal = SignalMode::All;  // split-consumer override for the release side
+  Signal producer_signal = Signal::All;
+  Signal consumer_signal = Signal::All;
+  Signal wait_signal = Signal::All;  // split-consumer override for the release side
   uint32_t full_offset = 0;            // SMEM byte offset of full[num_stages]
   uint32_t empty_offset = 0;           // SMEM byte offset of empty[num_stages]
   uint32_t response_offset = 0;        // SMEM byte offset of CLC-style responses (queues)
@@ -45,24 +43,24 @@ struct PipelineRuntime {
 };
 
 // A resource may pin its pipeline's protocol at compile time:
-//   static constexpr ts::StaticPipeline static_pipeline{EngineKind::Tma, EngineKind::Async, 4, ...};
+//   static constexpr ts::StaticPipeline static_pipeline{Engine::Tma, Engine::Async, 4, ...};
 // The executing context then takes these fields as constants, so the per-op dispatch on
 // engine kinds, signalling and the stage count folds away in the hot loop. The launchers
 // compare them with the layout's PipelineRuntime and refuse a mismatch (the config stays
 // the one source of truth; this is a promise about it).
 struct StaticPipeline {
-  EngineKind producer = EngineKind::None;
-  EngineKind consumer = EngineKind::None;
+  Engine producer = Engine::None;
+  Engine consumer = Engine::None;
   int num_stages = 1;
-  SignalMode producer_signal = SignalMode::All;
-  SignalMode consumer_signal = SignalMode::All;
+  Signal producer_signal = Signal::All;
+  Signal consumer_signal = Signal::All;
   uint32_t stage_bytes = 0;
   int multicast_ctas = 1;
 };
 
 // Empty when the layout's pipeline keeps every pinned field; else the first difference.
 inline const char* static_pipeline_mismatch(StaticPipeline const& s, PipelineRuntime const& p) {
-  if (!p.pipelined || p.kind != ResourceKindCode::Memory) return "the resource is not a pipelined memory resource";
+  if (!p.pipelined || p.kind != ResourceKind::Memory) return "the resource is not a pipelined memory resource";
   if (s.producer != p.producer) return "producer engine";
   if (s.consumer != p.consumer) return "consumer engine";
   if (s.num_stages != p.num_stages) return "num_stages";

@@ -10,20 +10,11 @@
 #include <string>
 #include <vector>
 
+#include "ts/core/protocol.hpp"
 #include "ts/core/work_traits.hpp"
 #include "ts/schedule/affine.hpp"
 
 namespace ts::ir {
-
-// What one step does.
-enum class StepKind {
-  Work,          // a producer/consumer/auxiliary work method
-  TryAcquire, Acquire, Commit,   // producer side of a pipelined resource
-  TryWait, Wait, Release,        // consumer side
-  QueueAdvance,  // WorkQueue::get_and_advance_work_tile (queue epilogue)
-  QueueFetch,    // WorkQueue::fetch_work_tile (scheduler task)
-  BreakLoop,     // domain-loop handle break_loop()
-};
 
 // Where a step sits relative to the domain loop (SPEC S4.8).
 enum class Section { Head, Loop, Tail };
@@ -121,7 +112,7 @@ struct Slot {
 
 struct Step {
   int id = 0;
-  StepKind kind = StepKind::Work;
+  SyncOp kind = SyncOp::Work;  // what the step does (core/protocol.hpp: the ops and Work, BreakLoop)
   int resource = -1;           // global resource id (TaskManager's table)
   WorkRole role = WorkRole::Auxiliary;  // Work steps only
   std::string method;          // Work: "InputGmem::get_item"; sync ops: "acquire", ...
@@ -146,16 +137,16 @@ struct ScheduleIR {
   int work_tile_loop = -1;     // block id of the work-tile loop, -1 when none
 };
 
-std::string to_string(StepKind k);
+using ts::to_string;  // a step's kind (SyncOp) is named by the protocol vocabulary
 std::string to_string(Section s);
 std::string to_string(BlockKind k);
 std::string to_string(Bound::Kind k);
 std::string to_string(SkipIf::Form f);
 std::string to_string(WorkRole r);
 
-bool is_producer_sync(StepKind k);  // TryAcquire, Acquire, Commit
-bool is_consumer_sync(StepKind k);  // TryWait, Wait, Release
-bool is_sync(StepKind k);
+bool is_producer_sync(SyncOp k);  // TryAcquire, Acquire, Commit
+bool is_consumer_sync(SyncOp k);  // TryWait, Wait, Release
+bool is_sync(SyncOp k);
 
 // "load<1>" for a work step (method without its class, with compile-time arguments),
 // the op name ("acquire") otherwise.
@@ -169,6 +160,6 @@ bool inside(ScheduleIR const& ir, int block, BlockKind kind);
 // `resource` sits in a domain loop whose step is the static value `stride` (> 1) and
 // whose start is a known value in [0, stride), that start is the task's lane: its stage
 // counter for the op starts there. -1 otherwise (not domain-lane, or not a valid lane).
-int domain_lane(ScheduleIR const& ir, int resource, StepKind op, int stride);
+int domain_lane(ScheduleIR const& ir, int resource, SyncOp op, int stride);
 
 }  // namespace ts::ir

@@ -71,10 +71,10 @@ class ScheduleRecorder {
   void break_loop(int loop_block);
 
   // --- steps ---
-  int add_sync(ir::StepKind kind, int resource);
+  int add_sync(SyncOp kind, int resource);
   // A collapsed op of a pipeline group (ts::group(a, b).release()): one step per member,
   // in the group's member order, each tagged with the group (SPEC S10.3).
-  void add_group_sync(ir::StepKind kind, std::vector<int> const& handles);
+  void add_group_sync(SyncOp kind, std::vector<int> const& handles);
   int add_work(int resource, WorkRole role, std::string method, std::vector<int> reads,
                int num_results, std::vector<std::string> ct_args);
   void describe_slot(int slot, std::string name, std::string type, std::string default_value,
@@ -161,12 +161,12 @@ class WorkTileLoopHandle {
 class GroupView {
  public:
   GroupView(ScheduleRecorder* r, std::vector<int> ids) : rec_(r), ids_(std::move(ids)) {}
-  void try_acquire() const { rec_->add_group_sync(ir::StepKind::TryAcquire, ids_); }
-  void acquire() const { rec_->add_group_sync(ir::StepKind::Acquire, ids_); }
-  void commit() const { rec_->add_group_sync(ir::StepKind::Commit, ids_); }
-  void try_wait() const { rec_->add_group_sync(ir::StepKind::TryWait, ids_); }
-  void wait() const { rec_->add_group_sync(ir::StepKind::Wait, ids_); }
-  void release() const { rec_->add_group_sync(ir::StepKind::Release, ids_); }
+  void try_acquire() const { rec_->add_group_sync(SyncOp::TryAcquire, ids_); }
+  void acquire() const { rec_->add_group_sync(SyncOp::Acquire, ids_); }
+  void commit() const { rec_->add_group_sync(SyncOp::Commit, ids_); }
+  void try_wait() const { rec_->add_group_sync(SyncOp::TryWait, ids_); }
+  void wait() const { rec_->add_group_sync(SyncOp::Wait, ids_); }
+  void release() const { rec_->add_group_sync(SyncOp::Release, ids_); }
 
  private:
   ScheduleRecorder* rec_;
@@ -184,12 +184,12 @@ class Handle {
   int id() const { return id_; }
   ScheduleRecorder* recorder() const { return rec_; }
 
-  void try_acquire() const { rec_->add_sync(ir::StepKind::TryAcquire, id_); }
-  void acquire() const { rec_->add_sync(ir::StepKind::Acquire, id_); }
-  void commit() const { rec_->add_sync(ir::StepKind::Commit, id_); }
-  void try_wait() const { rec_->add_sync(ir::StepKind::TryWait, id_); }
-  void wait() const { rec_->add_sync(ir::StepKind::Wait, id_); }
-  void release() const { rec_->add_sync(ir::StepKind::Release, id_); }
+  void try_acquire() const { rec_->add_sync(SyncOp::TryAcquire, id_); }
+  void acquire() const { rec_->add_sync(SyncOp::Acquire, id_); }
+  void commit() const { rec_->add_sync(SyncOp::Commit, id_); }
+  void try_wait() const { rec_->add_sync(SyncOp::TryWait, id_); }
+  void wait() const { rec_->add_sync(SyncOp::Wait, id_); }
+  void release() const { rec_->add_sync(SyncOp::Release, id_); }
   // ts::group(this, others...) (schedule/group.hpp).
   template <class... H>
   GroupView group_with(H const&... others) const {
@@ -197,10 +197,10 @@ class Handle {
   }
   // Work-queue bookkeeping (SPEC S4.6); only queues have them.
   void get_and_advance_work_tile() const requires requires { T::is_work_queue; } {
-    rec_->add_sync(ir::StepKind::QueueAdvance, id_);
+    rec_->add_sync(SyncOp::Advance, id_);
   }
   void fetch_work_tile() const requires requires { T::is_work_queue; } {
-    rec_->add_sync(ir::StepKind::QueueFetch, id_);
+    rec_->add_sync(SyncOp::Fetch, id_);
   }
   template <auto M>
   ir::Bound per_tile() const {

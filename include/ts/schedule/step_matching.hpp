@@ -1,6 +1,7 @@
 // Which recorded schedule step an executing thread is at: backends observe (kind,
 // resource[, method]) at each step and match it to the task's IR, searching forward
-// (cyclically, since loops repeat) from the previous step. Guards only skip steps
+// (cyclically, since loops repeat) from the previous step; the kind is the SyncOp the IR
+// records (core/protocol.hpp: a sync op, or SyncOp::Work). Guards only skip steps
 // forward, so the first match is the right one. Used by the emulator (reports, replay,
 // traces) and by the GPU trace decoder.
 #pragma once
@@ -9,12 +10,10 @@
 
 namespace ts {
 
-ir::StepKind step_kind_of(SyncOp op);
-
 // method may be null (the GPU trace does not carry names): then any work step on the
 // resource matches; include_auxiliary=false skips auxiliary work steps (for traces that
 // do not record them). Returns -1 when nothing matches.
-int match_next_step(ir::ScheduleIR const& s, int previous, ir::StepKind kind, int resource, char const* method,
+int match_next_step(ir::ScheduleIR const& s, int previous, SyncOp kind, int resource, char const* method,
                     bool include_auxiliary = true);
 
 }  // namespace ts

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "state.hpp"
+#include "ts/core/queue_response.hpp"
 
 namespace ts::cpu {
 
@@ -14,7 +15,7 @@ namespace {
 struct ClcResponse {
   uint32_t canceled, x, y, z;
 };
-static_assert(sizeof(ClcResponse) == 16);
+static_assert(sizeof(ClcResponse) == kQueueResponseBytes);
 }  // namespace
 
 void Emulator::Impl::check_smem_range(Cta& c, void const* p, std::size_t bytes, char const* what) {
@@ -69,7 +70,7 @@ void Emulator::bulk_copy_s2g(void* dst, void const* src, uint32_t bytes) {
   std::memcpy(dst, src, bytes);
 }
 
-void Emulator::tensor_copy_2d_g2s(void* dst, TensorMap2D const& m, long long x, long long y, uint64_t* b) {
+void Emulator::tensor_copy_2d_g2s(void* dst, arch::TensorMap2D const& m, long long x, long long y, uint64_t* b) {
   Impl& im = *impl_;
   Fiber& f = im.fiber();
   Cta* c = f.cta;
@@ -125,7 +126,7 @@ void Emulator::clc_try_cancel(void* response, uint64_t* b) {
   Cta* c = f.cta;
   if (c->clc_failed_seen)
     fail("CLC try_cancel issued after this CTA observed a failed response: undefined behaviour (SPEC S13.3)");
-  im.check_smem_range(*c, response, 16, "a CLC response");
+  im.check_smem_range(*c, response, kQueueResponseBytes, "a CLC response");
   if (reinterpret_cast<uintptr_t>(response) & 15) fail("CLC response buffer is not 16-byte aligned");
   im.bar(*c, b, "CLC response completion");
   Impl* ip = &im;
@@ -152,12 +153,13 @@ void Emulator::clc_try_cancel(void* response, uint64_t* b) {
                               }
                             if (ip->opt.detect_races) {
                               ip->record_access(*c, tid, snap, step,
-                                                uint32_t(static_cast<unsigned char*>(response) - c->smem), 16, true);
+                                                uint32_t(static_cast<unsigned char*>(response) - c->smem),
+                                                kQueueResponseBytes, true);
                               vc_join(c->bars[uint32_t(reinterpret_cast<unsigned char*>(b) - c->smem)].accum, snap);
                             }
                             std::memcpy(response, &r, sizeof r);
                             if (k.complete()) ip->wake_all(k.pdl_waiters);
-                            ip->complete_tx(*c, b, 16);
+                            ip->complete_tx(*c, b, kQueueResponseBytes);
                           }});
   if (im.opt.detect_races) ++f.vc[f.tid];
 }
@@ -166,13 +168,14 @@ void Emulator::clc_try_cancel(void* response, uint64_t* b) {
 void Emulator::Impl::record_response_read(Cta& c, void const* response) {
   if (!opt.detect_races) return;
   Fiber& f = fiber();
-  record_access(c, f.tid, f.vc, f.step, uint32_t(static_cast<unsigned char const*>(response) - c.smem), 16, false);
+  record_access(c, f.tid, f.vc, f.step, uint32_t(static_cast<unsigned char const*>(response) - c.smem), kQueueResponseBytes,
+                false);
 }
 
 bool Emulator::clc_is_canceled(void const* response) {
   Impl& im = *impl_;
   Cta& c = *im.fiber().cta;
-  im.check_smem_range(c, response, 16, "a CLC response query");
+  im.check_smem_range(c, response, kQueueResponseBytes, "a CLC response query");
   im.record_response_read(c, response);
   ClcResponse r;
   std::memcpy(&r, response, sizeof r);

@@ -21,8 +21,7 @@ void bulk_copy_g2s(void* dst, void const* src, uint32_t bytes, uint64_t* bar) {
 }
 void bulk_copy_s2g(void* dst, void const* src, uint32_t bytes) { Emulator::current().bulk_copy_s2g(dst, src, bytes); }
 void tensor_copy_2d_g2s(void* dst, TensorMap2D const& m, long long x, long long y, uint64_t* bar) {
-  ts::cpu::TensorMap2D e{m.base, m.elem_bytes, m.width, m.height, m.row_stride_bytes, m.box_w, m.box_h};
-  Emulator::current().tensor_copy_2d_g2s(dst, e, x, y, bar);
+  Emulator::current().tensor_copy_2d_g2s(dst, m, x, y, bar);
 }
 void smem_check(void const* p, std::size_t bytes, bool write) { Emulator::current().smem_access(p, bytes, write); }
 

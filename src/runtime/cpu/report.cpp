@@ -8,11 +8,6 @@
 
 namespace ts::cpu {
 
-namespace {
-char const* op_name(int op) { return sync_op_name(SyncOp(op)); }
-
-}  // namespace
-
 std::string Emulator::Impl::smem_name(Cta const& c, uint32_t off) const {
   for (auto const& p : c.kernel->spec.placements)
     if (p.space == MemSpace::Smem && off >= p.offset && off < p.offset + p.size)
@@ -54,7 +49,7 @@ std::string Emulator::Impl::site_text(Cta const& c, WaitSite const& s) const {
   Model const* m = c.kernel->spec.model;
   std::ostringstream os;
   if (s.resource >= 0) {
-    os << "resource '" << (m ? m->resource(s.resource).name : std::to_string(s.resource)) << "' " << op_name(int(s.op))
+    os << "resource '" << (m ? m->resource(s.resource).name : std::to_string(s.resource)) << "' " << protocol_name(s.op)
        << "()";
     os << " stage " << s.stage << " phase " << s.phase;
   }
@@ -113,7 +108,7 @@ void Emulator::Impl::deadlock() {
           case WaitKind::Mbar: {
             WaitSite const& s = first->site;
             b.resource = m && s.resource >= 0 ? m->resource(s.resource).name : "";
-            b.op = s.resource >= 0 ? op_name(int(s.op)) : "mbarrier wait";
+            b.op = s.resource >= 0 ? protocol_name(s.op) : "mbarrier wait";
             b.stage = s.stage;
             b.phase = s.phase;
             if (s.resource >= 0)

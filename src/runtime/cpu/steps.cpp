@@ -9,14 +9,10 @@
 
 namespace ts::cpu {
 
-namespace {
-ir::StepKind step_kind(int kind) { return kind == kStepWork ? ir::StepKind::Work : step_kind_of(SyncOp(kind)); }
-}  // namespace
-
 // Matches the executing step against the task's recorded schedule: the next step in
 // program order (cyclically, since loops repeat) with the same kind, resource and
 // method. Guards skip steps only forward, so the first match is the right one.
-void Emulator::on_step(int task, int resource, int kind, char const* method) {
+void Emulator::on_step(int task, int resource, SyncOp kind, char const* method) {
   Impl& im = *impl_;
   Fiber& f = im.fiber();
   Model const* m = f.cta->kernel->spec.model;
@@ -25,14 +21,14 @@ void Emulator::on_step(int task, int resource, int kind, char const* method) {
     auto const& sched = m->tasks[task].schedule;
     int n = int(sched.steps.size());
     if (f.occurrences.size() != size_t(n)) f.occurrences.assign(n, 0);
-    int id = match_next_step(sched, f.step, step_kind(kind), resource, method ? method : "");
+    int id = match_next_step(sched, f.step, kind, resource, method ? method : "");
     if (id >= 0) f.step = id;
     // Replay: an event is in progress from the moment its first lane reaches the step
     // until that lane reaches its next step (the step, blocking included, has then
     // happened); sibling lanes of the same event pass while it is in progress.
     // Replay makes every step a reconvergence point, so all lanes of the owner's warp
     // have finished the event's step before the owner closes it.
-    if (im.opt.converged_warps && (kind != kStepWork || !im.replay.empty())) im.warp_sync(f);
+    if (im.opt.converged_warps && (kind != SyncOp::Work || !im.replay.empty())) im.warp_sync(f);
     // Trace: the task's leading thread closes its previous step and opens this one.
     if (im.opt.trace && f.tid == m->tasks[task].warp_start * 32 && f.step >= 0) {
       auto& ev = im.stats.steps.events;
@@ -63,7 +59,7 @@ void Emulator::on_step(int task, int resource, int kind, char const* method) {
         }
       }
     }
-  } else if (kind != kStepWork && im.opt.converged_warps) {
+  } else if (kind != SyncOp::Work && im.opt.converged_warps) {
     im.warp_sync(f);
   }
   yield();

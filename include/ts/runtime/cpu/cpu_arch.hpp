@@ -10,9 +10,6 @@
 
 namespace ts::cpu {
 
-// Step kinds passed to Emulator::on_step: the SyncOp values, then work.
-constexpr int kStepWork = 100;
-
 struct CpuArch {
   Emulator* emu;
   ThreadCoord coord;
@@ -51,11 +48,11 @@ struct CpuArch {
   void pdl_launch() { emu->pdl_launch(); }
   [[noreturn]] void fail(char const* what, WaitSite const& s) { emu->fail(what, s); }
 
-  void on_sync(int task, int resource, SyncOp op) { emu->on_step(task, resource, int(op), nullptr); }
+  void on_sync(int task, int resource, SyncOp op) { emu->on_step(task, resource, op, nullptr); }
   template <auto M>
   void on_work(int task, int resource) {
     static std::string const name = member_name<M>();
-    emu->on_step(task, resource, kStepWork, name.c_str());
+    emu->on_step(task, resource, SyncOp::Work, name.c_str());
   }
 };
 

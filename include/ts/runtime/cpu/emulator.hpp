@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "ts/arch/portable.hpp"
 #include "ts/core/stage_info.hpp"
 #include "ts/runtime/cpu/errors.hpp"
 #include "ts/runtime/cpu/options.hpp"
@@ -40,16 +41,6 @@ struct KernelSpec {
   std::vector<Placement> placements;    // names SMEM offsets in race / range reports
   Model const* model = nullptr;         // names tasks, resources and steps; may be null
   std::function<void(ThreadEntry const&)> entry;  // body of one thread
-};
-
-// Blocking-free 2-D tensor map, like a TMA descriptor: a row-major global tensor and
-// the box one copy moves. Elements outside the tensor are zero-filled, as TMA does.
-struct TensorMap2D {
-  void const* base = nullptr;
-  int elem_bytes = 1;
-  long long width = 0, height = 0;  // elements per row, rows
-  long long row_stride_bytes = 0;
-  int box_w = 0, box_h = 0;
 };
 
 class Emulator {
@@ -89,11 +80,13 @@ class Emulator {
   int clc_first_ctaid(void const* response);
   void bulk_copy_g2s(void* dst, void const* src, uint32_t bytes, uint64_t* bar);
   void bulk_copy_s2g(void* dst, void const* src, uint32_t bytes);
-  void tensor_copy_2d_g2s(void* dst, TensorMap2D const& map, long long x, long long y, uint64_t* bar);
+  // The box at element (x, y) of the map (arch/portable.hpp); elements outside the tensor
+  // are zero-filled, as TMA does.
+  void tensor_copy_2d_g2s(void* dst, arch::TensorMap2D const& map, long long x, long long y, uint64_t* bar);
   void umma_issue(std::function<void()> op);  // runs later, in order, on the CTA's MMA engine
   float* tmem(uint32_t column, int lane);      // emulated tensor memory (128 lanes x columns)
   void smem_access(void const* p, std::size_t bytes, bool write);  // range + race check
-  void on_step(int task, int resource, int kind, char const* method);
+  void on_step(int task, int resource, SyncOp kind, char const* method);  // a sync op, or SyncOp::Work
   void yield();  // a scheduling point
   [[noreturn]] void fail(std::string const& what, WaitSite const& site);
   [[noreturn]] void fail(std::string const& what);

@@ -24,10 +24,9 @@ struct TraceRecord {
   unsigned long long ns;  // %globaltimer at the step's start; 0 = unused slot
   int16_t task;
   int16_t resource;
-  int16_t kind;           // SyncOp value, or kTraceWork
+  int16_t kind;           // SyncOp value (a sync op, or SyncOp::Work)
   int16_t pad;
 };
-constexpr int16_t kTraceWork = 100;
 
 // Device side: where the records go (carried in the kernel parameters).
 struct TraceTarget {
@@ -52,7 +51,7 @@ struct TracingArch : Base {
   __device__ void on_sync(int task, int resource, SyncOp op) { record(task, resource, int16_t(op)); }
   template <auto M>
   __device__ void on_work(int task, int resource) {
-    record(task, resource, kTraceWork);
+    record(task, resource, int16_t(SyncOp::Work));
   }
 };
 #endif
@@ -96,7 +95,7 @@ inline int decode_trace(Model const& m, TraceBuffer const& b, Trace& out) {
       size_t first = out.events.size();
       int n = 0;
       for (; n < b.capacity && r[n].ns; ++n) {
-        ir::StepKind kind = r[n].kind == kTraceWork ? ir::StepKind::Work : step_kind_of(SyncOp(r[n].kind));
+        SyncOp kind = SyncOp(r[n].kind);
         int step = match_next_step(m.tasks[task].schedule, prev, kind, r[n].resource, nullptr);
         if (step < 0) continue;
         prev = step;
