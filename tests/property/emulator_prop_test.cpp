@@ -77,15 +77,10 @@ RC_GTEST_PROP(Emulator, CounterexamplesReplayToTheSameFailure, (Recipe const& re
   auto first = check(model_of(p), true);
   RC_TAG(verdict_name(first.verdict), first.kind);
   if (!first.unsafe()) return;
-  // Harness limit, not a checker bug: reading condition outcomes off a counterexample
-  // (counterexample_choices.cpp) does not yet follow every run with conditions (some
-  // replays diverge into a deadlock), so those counterexamples are not replayed. Set to
-  // true to work on it.
-  constexpr bool kReplayCountExamplesWithConditions = false;
-  if (!kReplayCountExamplesWithConditions && uses_conditions(p)) {
-    RC_TAG("not replayed: conditions");
-    return;
-  }
+  // Counterexamples with conditions replay too: choices_of pins every condition outcome
+  // the checker's run took, per key and iteration (domain loops) or tile (tile loops),
+  // shared keys included (one entry per key serves every task reading it).
+  if (uses_conditions(p)) RC_TAG("with conditions");
   // Harness limit: the emulator runs every task at one value of "n", so a counterexample
   // whose length classes have different lengths (a late-starting task) cannot be set up.
   if (p.late_start_task >= 0) {

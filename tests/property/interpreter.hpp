@@ -64,10 +64,10 @@ struct Replayer {
       else s.when_false(c, ts::Key{key_name(n.key)}, body);
     };
     switch (n.key & 3) {
-      case 0: branch(ts::work<&Mem::more<0>>(flags)); break;
-      case 1: branch(ts::work<&Mem::more<1>>(flags)); break;
-      case 2: branch(ts::work<&Mem::more<2>>(flags)); break;
-      default: branch(ts::work<&Mem::more<3>>(flags)); break;
+      case 0: branch(ts::work<&Mem::more0>(flags)); break;
+      case 1: branch(ts::work<&Mem::more1>(flags)); break;
+      case 2: branch(ts::work<&Mem::more2>(flags)); break;
+      default: branch(ts::work<&Mem::more3>(flags)); break;
     }
   }
 

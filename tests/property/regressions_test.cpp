@@ -9,6 +9,8 @@
 #include "ts/runtime/cpu/counterexample_replay.hpp"
 #include "ts/runtime/cpu/run.hpp"
 
+#include <sstream>
+
 namespace {
 using namespace prop;
 
@@ -141,6 +143,83 @@ TEST(Regression, SharedKeyAcrossLoopsWithDifferentStartsIsNotCorrelated) {
   auto v = check(model_of(p), true);
   EXPECT_EQ(v.verdict, ts::Verdict::Unsafe) << v.report;
   EXPECT_EQ(check(model_of(p), false).verdict, ts::Verdict::Unsafe);
+}
+
+}  // namespace
+
+#include "counterexample_choices.hpp"
+
+namespace {
+using namespace prop::build;
+
+// Replays p's counterexample as Emulator.CounterexamplesReplayToTheSameFailure does and
+// returns what the emulator raised ("deadlock", "race", "pdl", "" or "error: ...").
+std::string replayed_kind(Program p, std::string* checker_kind = nullptr) {
+  auto first = check(model_of(p), true);
+  if (checker_kind) *checker_kind = first.kind;
+  if (!first.unsafe()) return "not unsafe";
+  if (p.loop == LoopKind::RuntimeDomain && first.length >= 0) p.length = int(first.length);
+  if (p.loop == LoopKind::Tiles && first.tiles >= 0) p.tiles = first.tiles;
+  ts::Options o = quiet_options();
+  o.warning_mode = true;
+  return with_manager(p, o, [&](auto& tm) -> std::string {
+    std::ostringstream out;
+    tm.print_and_verify(out);
+    runtime_choices() = choices_of(p, *tm.last_counterexample());
+    try {
+      ts::cpu::replay_counterexample(tm, {.seed = 1, .detect_races = true});
+    } catch (ts::cpu::DeadlockError const&) {
+      return "deadlock";
+    } catch (ts::cpu::RaceError const&) {
+      return "race";
+    } catch (ts::cpu::PdlOrderError const&) {
+      return "pdl";
+    } catch (std::exception const& e) {
+      return std::string("error: ") + e.what();
+    }
+    return "";
+  });
+}
+
+// Harness bug found when counterexamples with conditions were first replayed: the
+// condition methods were one template (more<0>, more<1>), which the IR names "more" at
+// every site; the emulator matches an executed work call to the next IR step with the
+// same resource and method name (ts::match_next_step), so T0's k1 site in iteration 1
+// (its first_iter k0 site skipped) was taken for the k0 site, the forced event order
+// never came and the replay deadlocked where the checker found a race. Now one method
+// per key (more0..more3).
+TEST(Regression, ReplayTellsConditionSitesOfDifferentKeysApart) {
+  Program p;
+  p.mem[0] = ring(2);
+  p.mem[1] = ring(1);
+  p.mem[1].alias_group = 2;
+  p.mem[2].alias_group = 2;
+  p.mem[2].alias_phase = 1;
+  p.length = 1;
+  p.tasks.resize(2);
+  p.tasks[0].body = {block(Op::FirstIter, {block(Op::WhenTrue, produce(0), 0)}), block(Op::WhenTrue, produce(1), 1)};
+  std::vector<Node> use = consume(1);
+  use.push_back(op(Op::Scribble, 2));
+  p.tasks[1].body = {block(Op::FirstIter, {block(Op::WhenTrue, consume(0), 0)}), block(Op::WhenTrue, use, 1)};
+  std::string kind;
+  EXPECT_EQ(replayed_kind(p, &kind), "race");
+  EXPECT_EQ(kind, "race");
+}
+
+// Harness bug: a deadlock whose blocked task is inside a skippable region of a tile in
+// which it has no event yet: choices_of took the tile as skipped (another task had an
+// event there), the emulator skipped it and ran clean. The blocked step now pins its tile.
+TEST(Regression, ReplayKeepsTheTileOfATaskBlockedInASkippableRegion) {
+  Program p;
+  p.mem[0] = ring(1);
+  p.loop = LoopKind::Tiles;
+  p.skip_tiles = true;
+  p.tasks.resize(2);
+  p.tasks[0].body = {op(Op::Advance)};
+  p.tasks[1].body = {block(Op::Skippable, consume(0)), op(Op::Advance)};
+  std::string kind;
+  EXPECT_EQ(replayed_kind(p, &kind), "deadlock");
+  EXPECT_EQ(kind, "deadlock");
 }
 
 }  // namespace

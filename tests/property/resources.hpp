@@ -41,11 +41,14 @@ struct Mem : ts::MemoryResource {
   }
   void tick(ts::AuxStage const&) const {}
   // One method per condition key, so the outcome can depend on the key (tasks sharing a
-  // key must see the same outcome, which the checker assumes).
-  template <int Key>
-  bool more(ts::ConsumerStage const& si) const {
-    return condition_outcome(Key, si.loop_offset, si.work_tile.tile_idx);
-  }
+  // key must see the same outcome, which the checker assumes). Distinct names, not a
+  // template: the emulator matches an executed work call to its IR step by resource and
+  // method name (ts::match_next_step), and more<0> / more<1> print as one name "more",
+  // so a skipped site of one key would be taken for the next site of another.
+  bool more0(ts::ConsumerStage const& si) const { return condition_outcome(0, si.loop_offset, si.work_tile.tile_idx); }
+  bool more1(ts::ConsumerStage const& si) const { return condition_outcome(1, si.loop_offset, si.work_tile.tile_idx); }
+  bool more2(ts::ConsumerStage const& si) const { return condition_outcome(2, si.loop_offset, si.work_tile.tile_idx); }
+  bool more3(ts::ConsumerStage const& si) const { return condition_outcome(3, si.loop_offset, si.work_tile.tile_idx); }
 };
 
 struct Queue : ts::WorkQueue {
