@@ -72,6 +72,22 @@ bool uses_conditions(Program const& p) {
   return false;
 }
 
+// The ring of "TMA commit without TMA work: T1 runs m1.commit() ...", or -1.
+int tma_ring_of(std::string const& detail) {
+  auto at = detail.find(" runs m");
+  return at == std::string::npos ? -1 : detail[at + 7] - '0';
+}
+bool waits_on(std::vector<Node> const& nodes, int r) {
+  for (auto const& n : nodes)
+    if ((n.op == Op::Wait && n.res == r) || waits_on(n.body, r)) return true;
+  return false;
+}
+bool waited_on(Program const& p, int r) {
+  for (auto const& t : p.tasks)
+    if (waits_on(t.head, r) || waits_on(t.body, r) || waits_on(t.tail, r)) return true;
+  return false;
+}
+
 RC_GTEST_PROP(Emulator, CounterexamplesReplayToTheSameFailure, (Recipe const& recipe)) {
   auto p = build_program(recipe, kAvoidKnownBugs);
   auto first = check(model_of(p), true);
@@ -122,9 +138,41 @@ RC_GTEST_PROP(Emulator, CounterexamplesReplayToTheSameFailure, (Recipe const& re
     RC_ASSERT(cex.length == first.length);
     RC_ASSERT(cex.tiles == first.tiles);
     if (cex.kind == "unbalanced") return;  // ends without an error the emulator could raise
+    // Emulator gap, not a checker bug (Regression.EmulatorRecordsAnMmaReadAtItsIssue): the
+    // emulator records an MMA's SMEM read when it is issued, by the issuing thread, so a
+    // write after the issue (before the MMA engine ran it) is no race there. Races with a
+    // read by the asynchronous MMA engine are not replayed.
+    if (kEmulatorRecordsMmaReadsAtIssue && cex.kind == "race" &&
+        cex.detail.find("read by the asynchronous engine") != std::string::npos) {
+      RC_TAG("not replayed: MMA engine read race");
+      return;
+    }
+    // An empty TMA commit on a ring no task ever waits on hangs nobody: the checker names
+    // the hang ("any task waiting on that stage ... would hang"), the emulator's run ends
+    // with the barrier armed and raises nothing (like "unbalanced", whose credits it is).
+    if (cex.detail.rfind("TMA commit without TMA work", 0) == 0 && !waited_on(p, tma_ring_of(cex.detail))) {
+      RC_TAG("not replayed: empty TMA commit, no waiter");
+      return;
+    }
     runtime_choices() = choices_of(p, cex);
     RC_LOG() << "checker:\n" << rep.checker_text << "\n" << tm.last_counterexample_json() << "\n";
     auto got = emulator_failure([&] { ts::cpu::replay_counterexample(tm, {.seed = 1, .detect_races = true}); });
+    // The checker's run of an empty TMA commit ends at the commit (the hang is sure from
+    // there); the emulator then runs on unforced and may meet another failure the checker
+    // also reached before the waiter blocks.
+    if (cex.detail.rfind("TMA commit without TMA work", 0) == 0) {
+      // Known checker imprecision: the empty commit is reported as a hang whether or not a
+      // task of the run goes on to wait on that stage (its waiter under a condition, or
+      // past its last wait): then nothing hangs and the replay runs clean
+      // (Regression.EmptyTmaCommitThatNoTaskOfTheRunWaitsOnIsNoHang).
+      if (got == "" && kAvoidKnownBugs.empty_tma_commit_without_waiter) {
+        RC_TAG("empty TMA commit: no waiter in the replayed run");
+        return;
+      }
+      RC_TAG("replayed: empty TMA commit");
+      RC_ASSERT(got != "" && first.kinds_reached.count(got) > 0);
+      return;
+    }
     RC_ASSERT(got == cex.kind);
   });
 }

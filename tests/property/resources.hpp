@@ -11,6 +11,13 @@ namespace prop {
 
 constexpr int kMaxStages = 3;
 constexpr int kLanes = 32;
+constexpr int kStageBytes = kLanes * 4;  // one stage: a word per lane (a TMA copy's transaction bytes)
+
+// What a TMA copy reads: any global words (the emulator copies them into the stage).
+inline int32_t const* tma_source() {
+  alignas(128) static int32_t const words[kLanes] = {};
+  return words;
+}
 
 // A ring (when given a pipeline config) or a scratch buffer (when not). The alias group
 // is data, so one type covers aliased and unaliased resources.
@@ -32,6 +39,22 @@ struct Mem : ts::MemoryResource {
   }
   void put(ts::ProducerStage const& si) const { ts::arch::smem_store(word(si), int32_t(si.loop_offset)); }
   void take(ts::ConsumerStage const& si) const { (void)ts::arch::smem_load(word(si)); }
+  int32_t* stage_base(ts::StageInfo const& si) const {
+    return buf.ptr(si.context) + (si.stage_idx == ts::kNoStage ? 0 : si.stage_idx) * kLanes;
+  }
+  // TMA producer work: the elected thread issues one bulk copy of the stage; it completes
+  // kStageBytes transaction bytes on the stage's full barrier (and writes the stage) later.
+  void tma_copy(ts::ProducerStage const& si) const {
+    if (si.thread.thread_in_task == 0) ts::arch::bulk_copy_g2s(stage_base(si), tma_source(), kStageBytes, si.barrier);
+  }
+  // UMMA consumer work: the elected thread issues a 4x4x4 MMA reading the whole stage
+  // (A = its first 16 words, B = the next 16, as floats) into tensor memory.
+  void mma(ts::ConsumerStage const& si) const {
+    if (si.thread.thread_in_task == 0) {
+      auto const* a = reinterpret_cast<float const*>(stage_base(si));
+      ts::arch::umma_issue(0, a, a + 16, {4, 4, 4}, false);
+    }
+  }
   // A scratch buffer is one unstaged region: the lane's word in every stage slot, so it
   // overlaps whatever stage of an aliased ring is in flight (the checker's alias model is
   // per allocation, not per stage).
