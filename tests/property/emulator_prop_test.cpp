@@ -42,6 +42,24 @@ std::string emulator_failure(F&& run) {
   }
 }
 
+// True when every problem a verification error lists is the exhaustive checker's verdict
+// (S6.9.*), not a static check's refusal.
+bool only_checker_verdicts(std::string const& what) {
+  for (size_t at = what.find("error ["); at != std::string::npos; at = what.find("error [", at + 1))
+    if (what.compare(at + 7, 5, "S6.9.") != 0) return false;
+  return what.find("error [") != std::string::npos;
+}
+
+// Which ring kinds a program has: "async only", "tma", "tma+mma" (any tma_umma ring).
+std::string flavors(Program const& p) {
+  bool tma = false, mma = false;
+  for (auto const& m : p.mem) {
+    tma |= m.pipe == PipeKind::TmaAsync || m.pipe == PipeKind::TmaUmma;
+    mma |= m.pipe == PipeKind::TmaUmma;
+  }
+  return mma ? "tma+mma" : tma ? "tma" : "async only";
+}
+
 RC_GTEST_PROP(Emulator, SafeSchedulesRunCleanUnderSeeds, (Recipe const& recipe)) {
   auto p = build_program(recipe, kAvoidKnownBugs);
   with_manager(p, quiet_options(), [&](auto& tm) {
@@ -51,14 +69,20 @@ RC_GTEST_PROP(Emulator, SafeSchedulesRunCleanUnderSeeds, (Recipe const& recipe))
       rep = tm.print_and_verify(out);
     } catch (std::exception const& e) {  // a static check refuses the schedule: no claim to test
       if (std::getenv("PROP_PRINT_REFUSALS")) std::printf("%s\n", e.what());
-      RC_TAG("static checks refuse");
+      RC_TAG(only_checker_verdicts(e.what()) ? "UNSAFE (checker)" : "static checks refuse");
       return;
     }
     bool safe = rep.verdict == ts::Verdict::Safe || rep.verdict == ts::Verdict::SafeAllK;
-    RC_TAG(verdict_name(rep.verdict), tm.verified() ? "verified" : "static checks refuse");
+    RC_TAG(verdict_name(rep.verdict), tm.verified() ? "verified" : "static checks refuse", flavors(p));
     if (!safe || !tm.verified()) return;
+    // SAFE for every domain length: the seeds also run other lengths, 0 included (the
+    // generated runtime loops declare no minimum). The schedules read p.length when run.
+    bool all_k = rep.verdict == ts::Verdict::SafeAllK && p.loop == LoopKind::RuntimeDomain;
+    int const lengths[] = {p.length, 0, p.length + 2};
     for (uint64_t seed = 1; seed <= 3; ++seed) {
+      if (all_k) p.length = lengths[seed - 1];
       runtime_choices() = RuntimeChoices{seed * 7919, p.loop == LoopKind::Tiles};
+      RC_LOG() << "length " << p.length << "\n";
       auto got = emulator_failure([&] { ts::cpu::run(tm, {.seed = seed, .detect_races = true}); });
       RC_LOG() << "checker:\n" << rep.checker_text << "\nseed " << seed << "\n";
       RC_ASSERT(got == "");
@@ -123,6 +147,9 @@ RC_GTEST_PROP(Emulator, CounterexamplesReplayToTheSameFailure, (Recipe const& re
     RC_TAG("static checks refuse");
     return;
   }
+  RC_TAG(flavors(p));
+  if (p.loop == LoopKind::RuntimeDomain) RC_TAG(first.length == 0 ? "k=0" : first.length > 2 ? "k>2" : "k=1..2");
+  if (p.loop == LoopKind::Tiles) RC_TAG(first.tiles == 0 ? "tiles=0" : first.tiles > 2 ? "tiles>2" : "tiles=1..2");
   // The emulator runs the counterexample's length: a longer loop could go on to finish
   // what the checker's run left blocked.
   if (p.loop == LoopKind::RuntimeDomain && first.length >= 0) p.length = int(first.length);
