@@ -117,6 +117,11 @@ RC_GTEST_PROP(Emulator, CounterexamplesReplayToTheSameFailure, (Recipe const& re
   auto first = check(model_of(p), true);
   RC_TAG(verdict_name(first.verdict), first.kind);
   if (!first.unsafe()) return;
+  // How long a run the failure needs: k = 0 (a loop that runs no iteration) and more than
+  // two tiles are what the checker's every-length and every-tile-count searches add.
+  RC_TAG(flavors(p));
+  if (p.loop == LoopKind::RuntimeDomain) RC_TAG(first.length == 0 ? "k=0" : first.length > 2 ? "k>2" : "k=1..2");
+  if (p.loop == LoopKind::Tiles) RC_TAG(first.tiles == 0 ? "tiles=0" : first.tiles > 2 ? "tiles>2" : "tiles=1..2");
   // Counterexamples with conditions replay too: choices_of pins every condition outcome
   // the checker's run took, per key and iteration (domain loops) or tile (tile loops),
   // shared keys included (one entry per key serves every task reading it).
@@ -147,9 +152,6 @@ RC_GTEST_PROP(Emulator, CounterexamplesReplayToTheSameFailure, (Recipe const& re
     RC_TAG("static checks refuse");
     return;
   }
-  RC_TAG(flavors(p));
-  if (p.loop == LoopKind::RuntimeDomain) RC_TAG(first.length == 0 ? "k=0" : first.length > 2 ? "k>2" : "k=1..2");
-  if (p.loop == LoopKind::Tiles) RC_TAG(first.tiles == 0 ? "tiles=0" : first.tiles > 2 ? "tiles>2" : "tiles=1..2");
   // The emulator runs the counterexample's length: a longer loop could go on to finish
   // what the checker's run left blocked.
   if (p.loop == LoopKind::RuntimeDomain && first.length >= 0) p.length = int(first.length);

@@ -92,12 +92,12 @@ struct Builder {
     if (pr.split != Split::None && releaser != prod && !mma) {  // tma_umma: one MMA task releases
       p.mem[ring_slot].split_consumer = true;
       auto& R = p.tasks[releaser];
-      if (pr.split == Split::Proxy) {
+      if (pr.split == Split::Proxy || pr.split == Split::ProxyBeforeRead) {
         int done = take_slot();
         if (done >= 0) {
           p.mem[done] = ring(pr.stages);
-          use.push_back(op(Op::Acquire, done));
-          use.push_back(op(Op::Commit, done));
+          auto at = pr.split == Split::Proxy ? use.end() : use.begin() + 1;  // after the wait
+          use.insert(at, {op(Op::Acquire, done), op(Op::Commit, done)});
           append(C.body, wrap(pr, use, true));
           append(R.body, wrap(pr, {op(Op::Wait, done), op(Op::Release, ring_slot), op(Op::Release, done)}, true));
           return;

@@ -428,4 +428,27 @@ TEST(Regression, MmaIssueOrdersOnlyTheElectedThread) {
   EXPECT_EQ(v.kind, "race") << v.report;
 }
 
+// Not a bug: the replay runs the counterexample's tile count. A split consumer on a
+// 2-stage ring in a tile loop whose proxy (m1) tells the releaser T2 before T1's read:
+// the producer reuses a stage T1 is still to read only at the third tile, so the race
+// needs 3 tiles (CheckTileCount.StageReuseThatNeedsThreeTilesIsFound); the emulator's queue
+// gets Program::tiles = Counterexample::tiles and raises the same race.
+TEST(Regression, ReplayRunsTheThreeTilesAStageReuseRaceNeeds) {
+  Program p;
+  p.mem[0] = ring(2);
+  p.mem[0].split_consumer = true;
+  p.mem[1] = ring(2);
+  p.loop = LoopKind::Tiles;
+  p.tasks.resize(3);
+  p.tasks[0].body = {op(Op::Acquire, 0), op(Op::Put, 0), op(Op::Commit, 0), op(Op::Advance)};
+  p.tasks[1].body = {op(Op::Wait, 0), op(Op::Acquire, 1), op(Op::Commit, 1), op(Op::Take, 0), op(Op::Advance)};
+  p.tasks[2].body = {op(Op::Wait, 1), op(Op::Release, 0), op(Op::Release, 1), op(Op::Advance)};
+  auto v = check(model_of(p), true);
+  ASSERT_EQ(v.verdict, ts::Verdict::Unsafe) << v.report;
+  EXPECT_EQ(v.kind, "race") << v.report;
+  EXPECT_EQ(v.tiles, 3) << v.report;
+  std::string kind;
+  EXPECT_EQ(replayed_kind(p, &kind), "race");
+}
+
 }  // namespace
