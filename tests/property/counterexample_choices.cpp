@@ -38,6 +38,15 @@ int blocked_step(ts::check::Counterexample const& cex, int t) {
   }
   return -1;
 }
+// The tile of that blocked step ("..., tile 1) is blocked"), or -1.
+int blocked_tile(ts::check::Counterexample const& cex, int t) {
+  std::string prefix = "T" + std::to_string(t) + " at ";
+  for (auto const& line : cex.blocked) {
+    auto at = line.find(", tile ");
+    if (line.rfind(prefix, 0) == 0 && at != std::string::npos) return std::stoi(line.substr(at + 7));
+  }
+  return -1;
+}
 
 }  // namespace
 
@@ -69,6 +78,13 @@ RuntimeChoices choices_of(Program const& p, ts::check::Counterexample const& cex
         if (!cond && e.step >= r.first_step && e.step <= r.last_step) c.pinned_skips[e.tile] = false;
       }
     }
+    // A task blocked inside a skippable region (a deadlock) entered its tile, even with no
+    // event there yet (found: a consumer blocked at its first wait of tile 0 while the
+    // other task's tile-0 event made the tile look skipped).
+    int bs = blocked_step(cex, t), bt = blocked_tile(cex, t);
+    if (bs >= 0 && bt >= 0)
+      for (auto const& r : regions)
+        if (r.op == Op::Skippable && bs >= r.first_step && bs <= r.last_step) c.pinned_skips[bt] = false;
   }
   // A tile some task finished (advanced past) without running its skippable steps was skipped.
   for (auto const& e : cex.events) {

@@ -16,6 +16,11 @@ rc::Gen<PipeRecipe> gen_pipe(AvoidKnownBugs const& avoid) {
       rc::gen::set(&PipeRecipe::producer, rc::gen::inRange(0, 4)),
       rc::gen::set(&PipeRecipe::consumer_offset, rc::gen::inRange(0, 3)),
       rc::gen::set(&PipeRecipe::stages, rc::gen::inRange(1, 4)),
+      // Half the rings are async_async, the others TMA-fed (a quarter with an MMA consumer).
+      rc::gen::set(&PipeRecipe::flavor, rc::gen::weightedOneOf<PipeFlavor>({{2, rc::gen::just(PipeFlavor::Async)},
+                                                                            {1, rc::gen::just(PipeFlavor::Tma)},
+                                                                            {1, rc::gen::just(PipeFlavor::TmaUmma)}})),
+      rc::gen::set(&PipeRecipe::guarded_copy, rc::gen::weightedOneOf<bool>({{5, rc::gen::just(false)}, {1, rc::gen::just(true)}})),
       rc::gen::set(&PipeRecipe::guard, gen_enum<Guard>()),
       rc::gen::set(&PipeRecipe::cond_key, rc::gen::inRange(0, 3)),
       rc::gen::set(&PipeRecipe::scratch, scratch),

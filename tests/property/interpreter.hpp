@@ -47,6 +47,8 @@ struct Replayer {
       case Op::Put: with_mem(n.res, [](auto& h) { ts::work<&Mem::put>(h); }); break;
       case Op::Take: with_mem(n.res, [](auto& h) { ts::work<&Mem::take>(h); }); break;
       case Op::Scribble: with_mem(n.res, [](auto& h) { ts::work<&Mem::scribble>(h); }); break;
+      case Op::TmaCopy: with_mem(n.res, [](auto& h) { ts::work<&Mem::tma_copy>(h); }); break;
+      case Op::Mma: with_mem(n.res, [](auto& h) { ts::work<&Mem::mma>(h); }); break;
       case Op::PdlWait: std::get<kPdlIn>(res).wait(); break;
       case Op::PdlLaunch: std::get<kPdlOut>(res).commit(); break;
       case Op::Advance: std::get<kQueue>(res).get_and_advance_work_tile(); break;
@@ -64,10 +66,10 @@ struct Replayer {
       else s.when_false(c, ts::Key{key_name(n.key)}, body);
     };
     switch (n.key & 3) {
-      case 0: branch(ts::work<&Mem::more<0>>(flags)); break;
-      case 1: branch(ts::work<&Mem::more<1>>(flags)); break;
-      case 2: branch(ts::work<&Mem::more<2>>(flags)); break;
-      default: branch(ts::work<&Mem::more<3>>(flags)); break;
+      case 0: branch(ts::work<&Mem::more0>(flags)); break;
+      case 1: branch(ts::work<&Mem::more1>(flags)); break;
+      case 2: branch(ts::work<&Mem::more2>(flags)); break;
+      default: branch(ts::work<&Mem::more3>(flags)); break;
     }
   }
 

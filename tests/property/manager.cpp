@@ -9,8 +9,10 @@ ts::PipelineConfig pipeline_config(MemSpec const& m) {
   if (m.split_consumer) split = ts::Signal::All;
   switch (m.pipe) {
     case PipeKind::TmaAsync:
-      return ts::PipelineConfig::tma_async({.num_stages = m.stages, .num_bytes = kLanes * 4,
+      return ts::PipelineConfig::tma_async({.num_stages = m.stages, .num_bytes = kStageBytes,
                                             .consumer_group = warp, .wait_signal_override = split});
+    case PipeKind::TmaUmma:
+      return ts::PipelineConfig::tma_umma({.num_stages = m.stages, .num_bytes = kStageBytes});
     default:
       return ts::PipelineConfig::async_async({.num_stages = m.stages, .producer_group = warp,
                                               .consumer_group = warp, .wait_signal_override = split});
@@ -21,8 +23,8 @@ namespace {
 void scan(std::vector<Node> const& nodes, TaskUse& u) {
   for (auto const& n : nodes) {
     switch (n.op) {
-      case Op::Acquire: case Op::Commit: case Op::Put: case Op::Scribble: u.writes.insert(n.res); break;
-      case Op::Wait: case Op::Release: case Op::Take: u.reads.insert(n.res); break;
+      case Op::Acquire: case Op::Commit: case Op::Put: case Op::Scribble: case Op::TmaCopy: u.writes.insert(n.res); break;
+      case Op::Wait: case Op::Release: case Op::Take: case Op::Mma: u.reads.insert(n.res); break;
       case Op::WhenTrue: case Op::WhenFalse: case Op::Tick: u.flags = true; break;
       case Op::PdlWait: u.pdl_in = true; break;
       case Op::PdlLaunch: u.pdl_out = true; break;

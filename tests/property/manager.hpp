@@ -63,16 +63,45 @@ decltype(auto) with_manager(Program const& p, ts::Options o, F&& f) {
     any_in |= use.pdl_in;
     any_out |= use.pdl_out;
   }
-  std::vector<ts::ResourceRef> read_only;
+  // Each read-only resource goes upstream of an edge one of its readers writes (S6.3: an
+  // edge r <- u needs a task reading u and writing r); the first edge where none does.
+  std::vector<std::pair<int, ts::ResourceRef>> read_only;  // (a reading task, or -1 for any), resource
   for (int i : read)
-    if (!written.count(i)) read_only.push_back(ts::ResourceRef(mems[i]));
-  if (any_flags) read_only.push_back(ts::ResourceRef(flags));
-  if (any_in) read_only.push_back(ts::ResourceRef(pin));
-  if (p.loop == LoopKind::Tiles) read_only.push_back(ts::ResourceRef(queue));
+    if (!written.count(i)) read_only.push_back({-1, ts::ResourceRef(mems[i])});
+  if (any_flags) read_only.push_back({-2, ts::ResourceRef(flags)});
+  if (any_in) read_only.push_back({-3, ts::ResourceRef(pin)});
+  if (p.loop == LoopKind::Tiles) read_only.push_back({-4, ts::ResourceRef(queue)});
   ts::DependencyGraph g;
-  for (int i : written) g.edges.push_back({ts::ResourceRef(mems[i]), {}});
-  if (any_out) g.edges.push_back({ts::ResourceRef(pout), {}});
-  if (!g.edges.empty()) g.edges.front().upstream = read_only;
+  std::vector<int> edge_of_mem(kMemSlots, -1);
+  int edge_of_out = -1;
+  for (int i : written) {
+    edge_of_mem[i] = int(g.edges.size());
+    g.edges.push_back({ts::ResourceRef(mems[i]), {}});
+  }
+  if (any_out) {
+    edge_of_out = int(g.edges.size());
+    g.edges.push_back({ts::ResourceRef(pout), {}});
+  }
+  int ro_index = 0;
+  for (auto& [tag, ref] : read_only) {
+    int ro_mem = -1;  // the Mem slot of a read-only ring
+    if (tag == -1) {
+      int k = 0;
+      for (int i : read)
+        if (!written.count(i) && k++ == ro_index) ro_mem = i;
+      ++ro_index;
+    }
+    int edge = -1;
+    for (int t = 0; t < int(p.tasks.size()) && edge < 0; ++t) {
+      auto use = task_use(p, t);
+      bool reads = tag == -1 ? use.reads.count(ro_mem) > 0 : tag == -2 ? use.flags : tag == -3 ? use.pdl_in : true;
+      if (!reads) continue;
+      if (!use.writes.empty()) edge = edge_of_mem[*use.writes.begin()];
+      else if (use.pdl_out) edge = edge_of_out;
+    }
+    if (edge < 0 && !g.edges.empty()) edge = 0;
+    if (edge >= 0) g.edges[edge].upstream.push_back(ref);
+  }
   switch (p.tasks.size()) {
     case 2: {
       auto tm = ts::TaskManager(ts::tasks(task(0), task(1)), g, o);

@@ -47,19 +47,31 @@ struct Builder {
     int ring_slot = take_slot();
     if (ring_slot < 0) return;
     p.mem[ring_slot] = ring(pr.stages);
+    bool tma = pr.flavor != PipeFlavor::Async, mma = pr.flavor == PipeFlavor::TmaUmma;
+    if (tma) p.mem[ring_slot].pipe = mma ? PipeKind::TmaUmma : PipeKind::TmaAsync;
+    Op fill = tma ? Op::TmaCopy : Op::Put;
+    Op read = mma ? Op::Mma : Op::Take;
     auto& P = p.tasks[prod];
     auto& C = p.tasks[cons];
 
-    // An accumulator: acquired on the first iteration, committed on the last, drained after the loop.
+    // An accumulator: acquired on the first iteration, committed on the last, drained after
+    // the loop. A TMA stage takes one copy (its transaction bytes), issued with the commit.
     if (pr.guard == Guard::Accumulator && domain()) {
-      append(P.body, {block(Op::FirstIter, {op(Op::Acquire, ring_slot)}), op(Op::Put, ring_slot),
-                      block(Op::LastIter, {op(Op::Commit, ring_slot)})});
-      append(C.tail, consume(ring_slot));
+      if (tma)
+        append(P.body, {block(Op::FirstIter, {op(Op::Acquire, ring_slot)}),
+                        block(Op::LastIter, {op(fill, ring_slot), op(Op::Commit, ring_slot)})});
+      else
+        append(P.body, {block(Op::FirstIter, {op(Op::Acquire, ring_slot)}), op(Op::Put, ring_slot),
+                        block(Op::LastIter, {op(Op::Commit, ring_slot)})});
+      append(C.tail, {op(Op::Wait, ring_slot), op(read, ring_slot), op(Op::Release, ring_slot)});
       return;
     }
-    append(P.body, wrap(pr, produce(ring_slot)));
+    // A TMA copy under a condition of its own (key 3): when it is false, the commit arms
+    // the stage for bytes no copy delivers, a hang ("TMA commit without TMA work").
+    Node copy = tma && pr.guarded_copy ? block(Op::WhenTrue, {op(fill, ring_slot)}, 3) : op(fill, ring_slot);
+    append(P.body, wrap(pr, {op(Op::Acquire, ring_slot), copy, op(Op::Commit, ring_slot)}));
 
-    std::vector<Node> use = {op(Op::Wait, ring_slot), op(Op::Take, ring_slot)};
+    std::vector<Node> use = {op(Op::Wait, ring_slot), op(read, ring_slot)};
     if (pr.scratch != Scratch::None) {
       int x = take_slot();
       if (x >= 0) {
@@ -77,15 +89,15 @@ struct Builder {
     }
     // Split consumer: a third task releases what `cons` waited for.
     int releaser = (cons + 1) % tasks;
-    if (pr.split != Split::None && releaser != prod) {
+    if (pr.split != Split::None && releaser != prod && !mma) {  // tma_umma: one MMA task releases
       p.mem[ring_slot].split_consumer = true;
       auto& R = p.tasks[releaser];
-      if (pr.split == Split::Proxy) {
+      if (pr.split == Split::Proxy || pr.split == Split::ProxyBeforeRead) {
         int done = take_slot();
         if (done >= 0) {
           p.mem[done] = ring(pr.stages);
-          use.push_back(op(Op::Acquire, done));
-          use.push_back(op(Op::Commit, done));
+          auto at = pr.split == Split::Proxy ? use.end() : use.begin() + 1;  // after the wait
+          use.insert(at, {op(Op::Acquire, done), op(Op::Commit, done)});
           append(C.body, wrap(pr, use, true));
           append(R.body, wrap(pr, {op(Op::Wait, done), op(Op::Release, ring_slot), op(Op::Release, done)}, true));
           return;
@@ -162,6 +174,66 @@ void mutate(Program& p, Mutation const& m, AvoidKnownBugs const& avoid) {
   }
 }
 
+// Shapes of TMA rings the known checker bugs make unsound or non-replayable (known_bugs.hpp).
+// The task's ops in program order, blocks flattened (their bodies in place).
+void flatten(std::vector<Node> const& nodes, std::vector<Node const*>& out) {
+  for (auto const& n : nodes) {
+    out.push_back(&n);
+    flatten(n.body, out);
+  }
+}
+// A TMA copy whose next op in program order is not its ring's commit (a block may end in
+// between: acquire; when_true(k) { copy } commit is fine).
+bool tma_copy_not_before_commit(TaskProgram const& t) {
+  std::vector<Node const*> ops;
+  for (auto const* list : {&t.head, &t.body, &t.tail}) flatten(*list, ops);
+  for (size_t i = 0; i < ops.size(); ++i)
+    if (ops[i]->op == Op::TmaCopy &&
+        !(i + 1 < ops.size() && ops[i + 1]->op == Op::Commit && ops[i + 1]->res == ops[i]->res))
+      return true;
+  return false;
+}
+void ops_on(std::vector<Node> const& nodes, int res, Op o, int& count) {
+  for (auto const& n : nodes) {
+    if (n.op == o && n.res == res) ++count;
+    ops_on(n.body, res, o, count);
+  }
+}
+// A TMA ring acquired twice with no commit in between (in program order, blocks flattened).
+bool tma_acquired_twice(TaskProgram const& t, int r) {
+  std::vector<Node const*> ops;
+  for (auto const* list : {&t.head, &t.body, &t.tail}) flatten(*list, ops);
+  bool open = false;
+  for (auto const* n : ops) {
+    if (n->res != r) continue;
+    if (n->op == Op::Acquire) {
+      if (open) return true;
+      open = true;
+    }
+    if (n->op == Op::Commit) open = false;
+  }
+  return false;
+}
+bool is_tma(MemSpec const& m) { return m.pipe == PipeKind::TmaAsync || m.pipe == PipeKind::TmaUmma; }
+bool avoided_tma_shape(Program const& p, AvoidKnownBugs const& avoid) {
+  if (avoid.tma_stages_outstanding)
+    for (int r = 0; r < kMemSlots; ++r)
+      if (is_tma(p.mem[r]))
+        for (auto const& t : p.tasks)
+          if (tma_acquired_twice(t, r)) return true;
+  for (auto const& t : p.tasks)
+    if (avoid.tma_full_at_commit && tma_copy_not_before_commit(t)) return true;
+  if (avoid.tma_pipe_without_copy)
+    for (int r = 0; r < kMemSlots; ++r) {
+      if (p.mem[r].pipe != PipeKind::TmaAsync && p.mem[r].pipe != PipeKind::TmaUmma) continue;
+      int copies = 0;
+      for (auto const& t : p.tasks)
+        for (auto const* list : {&t.head, &t.body, &t.tail}) ops_on(*list, r, Op::TmaCopy, copies);
+      if (copies == 0) return true;
+    }
+  return false;
+}
+
 // True when some step runs on an iteration that is neither the first nor the last.
 bool has_plain_iteration_step(std::vector<Node> const& body) {
   for (auto const& n : body) {
@@ -197,10 +269,32 @@ Program build_program(Recipe const& r, AvoidKnownBugs const& avoid) {
     t.head.insert(t.head.begin(), op(first));
     t.tail.push_back(op(last));
   }
-  for (auto const& m : r.mutations) mutate(b.p, m, avoid);
+  for (auto const& m : r.mutations) {
+    Program before = b.p;
+    mutate(b.p, m, avoid);
+    if (avoided_tma_shape(b.p, avoid)) b.p = std::move(before);  // a known bug's shape: undone
+  }
   if (avoid.parametric_step_free_loop && r.loop == LoopKind::RuntimeDomain)
     for (auto& t : b.p.tasks)
       if (!has_plain_iteration_step(t.body)) t.body.push_back(op(Op::Tick));
+  if (avoid.elected_async_work_orders_the_whole_task) {
+    bool mixed = false;
+    for (int t = 0; t < int(b.p.tasks.size()); ++t) {
+      int copies = 0, aliased = 0;
+      for (int r = 0; r < kMemSlots; ++r) {
+        auto const& tp = b.p.tasks[t];
+        for (auto const* list : {&tp.head, &tp.body, &tp.tail}) {
+          ops_on(*list, r, Op::TmaCopy, copies);
+          ops_on(*list, r, Op::Mma, copies);
+          if (b.p.mem[r].alias_group >= 0)
+            for (Op o : {Op::Put, Op::Take, Op::Scribble}) ops_on(*list, r, o, aliased);
+        }
+      }
+      mixed |= copies > 0 && aliased > 0;
+    }
+    if (mixed)
+      for (auto& m : b.p.mem) m.alias_group = -1, m.alias_phase = 0;
+  }
   // A static queue advances once per tile in every task; mutations leave it alone.
   if (r.loop == LoopKind::Tiles)
     for (auto& t : b.p.tasks) t.body.push_back(op(Op::Advance));

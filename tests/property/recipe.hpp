@@ -23,17 +23,52 @@ struct AvoidKnownBugs {
   // stage (the emulator does not), so a counterexample does not replay. Mutations leave
   // acquires and commits (and blocks holding them) alone; stage counts still change.
   bool commit_without_acquire = false;
+  // An empty TMA commit is not flagged when no task does producer work on the pipe at all
+  // (Regression.TmaCommitWithNoCopyOnThePipeIsAHang): a mutation leaving a TMA ring
+  // with no copy is undone.
+  bool tma_pipe_without_copy = false;
+  // The checker fills a TMA stage at its commit; the device (acquire arms expect_tx) fills
+  // it when the copy lands (Regression.TmaStageIsFullWhenItsCopyLandsWithoutACommit,
+  // Regression.TmaConsumerMayRunBetweenTheCopyAndTheCommit): a mutation that leaves a TMA
+  // copy not directly followed by its ring's commit is undone.
+  bool tma_full_at_commit = false;
+  // Documented gap (docs/checker.md, "Known gaps": empty TMA commits are recognised only
+  // with one stage outstanding): with two TMA stages acquired before a commit, the copy
+  // fills the stage of the last acquire while the checker fills the first. A mutation
+  // that leaves a TMA ring acquired twice without a commit in between is undone.
+  bool tma_stages_outstanding = false;
+  // The checker orders a whole task's earlier work before the asynchronous work its
+  // elected thread issues (a TMA copy, an MMA); on the device (and the emulator) only that
+  // thread's: other lanes' writes to aliased memory race
+  // (Regression.TmaCopyOrdersOnlyTheElectedThread, Regression.MmaIssueOrdersOnlyTheElectedThread).
+  // A program whose task issues a TMA copy or an MMA and touches aliased memory loses its
+  // alias groups.
+  bool elected_async_work_orders_the_whole_task = false;
+  // An empty TMA commit is reported as a hang even where no task of the run waits on the
+  // stage (Regression.EmptyTmaCommitThatNoTaskOfTheRunWaitsOnIsNoHang). Not avoided in
+  // generation: the replay accepts a clean run for an empty-TMA-commit counterexample
+  // (emulator_prop_test.cpp), tagged "empty TMA commit: no waiter in the replayed run".
+  bool empty_tma_commit_without_waiter = false;
 };
 
 enum class Guard { None, FirstIter, LastIter, Every2, Every2From1, Accumulator, kCount };
-enum class Split { None, Proxy, Blind, kCount };
+// Proxy: the waiter tells the releaser through a second ring after its read; ProxyBeforeRead:
+// before it (a stage reuse race once stages + 1 items are in flight: the third tile or
+// iteration of a 2-stage ring); Blind: the releaser releases without being told.
+enum class Split { None, Proxy, Blind, ProxyBeforeRead, kCount };
 enum class Scratch { None, BeforeRelease, AfterRelease, kCount };
+// The ring's pipeline type: async_async (thread producer and consumer), tma_async (a TMA
+// copy fills each stage: transaction bytes, the empty-commit hang, an async producer's
+// access window), tma_umma (that producer and an MMA consumer: release is a tcgen05.commit).
+enum class PipeFlavor { Async, Tma, TmaUmma, kCount };
 enum class MutationKind { Drop, Duplicate, SwapWithNext, Unwrap, StageCount, FlipCondition, kCount };
 
 struct PipeRecipe {
   int producer = 0;
   int consumer_offset = 0;  // consumer = producer + 1 + offset (mod tasks): never the producer
   int stages = 1;
+  PipeFlavor flavor = PipeFlavor::Async;
+  bool guarded_copy = false;  // TMA flavors: the copy under when_true(k3), the commit outside
   Guard guard = Guard::None;
   int cond_key = 0;         // 0: none; 1: both sides under when_true(the pipe's key); 2: consumer on another key
   Scratch scratch = Scratch::None;

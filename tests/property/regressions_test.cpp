@@ -4,10 +4,13 @@
 #include <gtest/gtest.h>
 
 #include "checker_runs.hpp"
+#include "known_bugs.hpp"
 #include "manager.hpp"
 #include "program_builders.hpp"
 #include "ts/runtime/cpu/counterexample_replay.hpp"
 #include "ts/runtime/cpu/run.hpp"
+
+#include <sstream>
 
 namespace {
 using namespace prop;
@@ -141,6 +144,311 @@ TEST(Regression, SharedKeyAcrossLoopsWithDifferentStartsIsNotCorrelated) {
   auto v = check(model_of(p), true);
   EXPECT_EQ(v.verdict, ts::Verdict::Unsafe) << v.report;
   EXPECT_EQ(check(model_of(p), false).verdict, ts::Verdict::Unsafe);
+}
+
+}  // namespace
+
+#include "counterexample_choices.hpp"
+
+namespace {
+using namespace prop::build;
+
+// Replays p's counterexample as Emulator.CounterexamplesReplayToTheSameFailure does and
+// returns what the emulator raised ("deadlock", "race", "pdl", "" or "error: ...").
+std::string replayed_kind(Program p, std::string* checker_kind = nullptr) {
+  auto first = check(model_of(p), true);
+  if (checker_kind) *checker_kind = first.kind;
+  if (!first.unsafe()) return "not unsafe";
+  if (p.loop == LoopKind::RuntimeDomain && first.length >= 0) p.length = int(first.length);
+  if (p.loop == LoopKind::Tiles && first.tiles >= 0) p.tiles = first.tiles;
+  ts::Options o = quiet_options();
+  o.warning_mode = true;
+  return with_manager(p, o, [&](auto& tm) -> std::string {
+    std::ostringstream out;
+    tm.print_and_verify(out);
+    runtime_choices() = choices_of(p, *tm.last_counterexample());
+    try {
+      ts::cpu::replay_counterexample(tm, {.seed = 1, .detect_races = true});
+    } catch (ts::cpu::DeadlockError const&) {
+      return "deadlock";
+    } catch (ts::cpu::RaceError const&) {
+      return "race";
+    } catch (ts::cpu::PdlOrderError const&) {
+      return "pdl";
+    } catch (std::exception const& e) {
+      return std::string("error: ") + e.what();
+    }
+    return "";
+  });
+}
+
+// Harness bug found when counterexamples with conditions were first replayed: the
+// condition methods were one template (more<0>, more<1>), which the IR names "more" at
+// every site; the emulator matches an executed work call to the next IR step with the
+// same resource and method name (ts::match_next_step), so T0's k1 site in iteration 1
+// (its first_iter k0 site skipped) was taken for the k0 site, the forced event order
+// never came and the replay deadlocked where the checker found a race. Now one method
+// per key (more0..more3).
+TEST(Regression, ReplayTellsConditionSitesOfDifferentKeysApart) {
+  Program p;
+  p.mem[0] = ring(2);
+  p.mem[1] = ring(1);
+  p.mem[1].alias_group = 2;
+  p.mem[2].alias_group = 2;
+  p.mem[2].alias_phase = 1;
+  p.length = 1;
+  p.tasks.resize(2);
+  p.tasks[0].body = {block(Op::FirstIter, {block(Op::WhenTrue, produce(0), 0)}), block(Op::WhenTrue, produce(1), 1)};
+  std::vector<Node> use = consume(1);
+  use.push_back(op(Op::Scribble, 2));
+  p.tasks[1].body = {block(Op::FirstIter, {block(Op::WhenTrue, consume(0), 0)}), block(Op::WhenTrue, use, 1)};
+  std::string kind;
+  EXPECT_EQ(replayed_kind(p, &kind), "race");
+  EXPECT_EQ(kind, "race");
+}
+
+// Harness bug: a deadlock whose blocked task is inside a skippable region of a tile in
+// which it has no event yet: choices_of took the tile as skipped (another task had an
+// event there), the emulator skipped it and ran clean. The blocked step now pins its tile.
+TEST(Regression, ReplayKeepsTheTileOfATaskBlockedInASkippableRegion) {
+  Program p;
+  p.mem[0] = ring(1);
+  p.loop = LoopKind::Tiles;
+  p.skip_tiles = true;
+  p.tasks.resize(2);
+  p.tasks[0].body = {op(Op::Advance)};
+  p.tasks[1].body = {block(Op::Skippable, consume(0)), op(Op::Advance)};
+  std::string kind;
+  EXPECT_EQ(replayed_kind(p, &kind), "deadlock");
+  EXPECT_EQ(kind, "deadlock");
+}
+
+}  // namespace
+
+namespace {
+using namespace prop::build;
+
+MemSpec tma_ring(int stages) { return MemSpec{PipeKind::TmaAsync, stages, -1, 0, false}; }
+
+// What a SAFE schedule's emulator runs raise under seeds 1..3 ("" when all ran clean).
+std::string emulated_kind(Program const& p) {
+  return with_manager(p, quiet_options(), [&](auto& tm) -> std::string {
+    std::ostringstream out;
+    tm.print_and_verify(out);
+    for (uint64_t seed = 1; seed <= 3; ++seed) {
+      runtime_choices() = RuntimeChoices{seed * 7919, p.loop == LoopKind::Tiles};
+      try {
+        ts::cpu::run(tm, {.seed = seed, .detect_races = true});
+      } catch (ts::cpu::DeadlockError const&) {
+        return "deadlock";
+      } catch (ts::cpu::RaceError const&) {
+        return "race";
+      } catch (std::exception const& e) {
+        return std::string("error: ") + e.what();
+      }
+    }
+    return "";
+  });
+}
+
+Program tma_pair(std::vector<Node> producer, std::vector<Node> consumer) {
+  Program p;
+  p.mem[0] = tma_ring(1);
+  p.loop = LoopKind::StaticDomain;
+  p.length = 1;
+  p.tasks = {TaskProgram{{}, std::move(producer), {}}, TaskProgram{{}, std::move(consumer), {}}};
+  return p;
+}
+
+// Bug (src/check/program.cpp, the empty-TMA-commit rule): found by
+// Emulator.SafeSchedulesRunCleanUnderSeeds (a tma_umma ring whose copy a mutation dropped).
+// The rule is armed only where the one acquiring task is also the task doing producer
+// work (`workers == acquirers`); with no producer work on the pipe at all (workers = 0)
+// it is off, so acquire + commit with no copy is SAFE, while the emulator (and hardware)
+// hangs: the acquire armed expect_tx for 128 bytes no copy delivers. Expected: UNSAFE,
+// deadlock "TMA commit without TMA work".
+TEST(Regression, TmaCommitWithNoCopyOnThePipeIsAHang) {
+  auto p = tma_pair({op(Op::Acquire, 0), op(Op::Commit, 0)}, consume(0));
+  EXPECT_EQ(emulated_kind(p), "deadlock");
+  if (kAvoidKnownBugs.tma_pipe_without_copy) GTEST_SKIP() << "known bug: an empty TMA commit on a pipe with no producer work is not flagged";
+  auto v = check(model_of(p), true);
+  EXPECT_EQ(v.verdict, ts::Verdict::Unsafe) << v.report;
+  EXPECT_EQ(v.kind, "deadlock") << v.report;
+  EXPECT_NE(v.report.find("TMA commit without TMA work"), std::string::npos) << v.report;
+}
+
+// Bug (the checker's TMA full barrier): found by Emulator.CounterexamplesReplayToTheSameFailure
+// (a mutation dropped a tma_async commit). On the device and the emulator a TMA stage is
+// armed by the producer's acquire (exec_context.hpp: acquire_op calls
+// mbar_arrive_expect_tx; commit signals nothing for a Tma producer) and turns full when
+// the copy's bytes land; the checker makes it full at the commit. So acquire + copy with
+// no commit is a deadlock to the checker (T1 blocked at m0.wait()), while the emulator's
+// replay runs clean: the consumer's wait passes once the copy lands. Expected: no
+// deadlock (at most "unbalanced": an acquire never committed).
+TEST(Regression, TmaStageIsFullWhenItsCopyLandsWithoutACommit) {
+  auto p = tma_pair({op(Op::Acquire, 0), op(Op::TmaCopy, 0)}, consume(0));
+  std::string kind;
+  auto replayed = replayed_kind(p, &kind);
+  if (kAvoidKnownBugs.tma_full_at_commit) GTEST_SKIP() << "known bug: the checker fills a TMA stage at commit, not when its copy lands";
+  EXPECT_NE(kind, "deadlock");
+  if (!kind.empty() && kind != "unbalanced") EXPECT_EQ(replayed, kind);
+}
+
+// The same bug the other way (unsound): the consumer may run once the copy lands, while the
+// producer is still between its copy and its commit. T0 writes m1 there, T1 writes the
+// aliased m2 after its wait: the emulator reports the race (the copy's completion carries
+// only what T0 did before issuing it), the checker orders T0's write before T1's wait
+// through the commit and says SAFE. Expected: UNSAFE, race.
+TEST(Regression, TmaConsumerMayRunBetweenTheCopyAndTheCommit) {
+  auto p = tma_pair({op(Op::Acquire, 0), op(Op::TmaCopy, 0), op(Op::Scribble, 1), op(Op::Commit, 0)},
+                    {op(Op::Wait, 0), op(Op::Take, 0), op(Op::Scribble, 2), op(Op::Release, 0)});
+  p.mem[1].alias_group = 1;
+  p.mem[2].alias_group = 1;
+  p.mem[2].alias_phase = 1;
+  EXPECT_EQ(emulated_kind(p), "race");
+  if (kAvoidKnownBugs.tma_full_at_commit) GTEST_SKIP() << "known bug: the checker fills a TMA stage at commit, not when its copy lands";
+  auto v = check(model_of(p), true);
+  EXPECT_EQ(v.verdict, ts::Verdict::Unsafe) << v.report;
+  EXPECT_EQ(v.kind, "race") << v.report;
+}
+
+// Bug (the checker's TMA ordering): found by Emulator.SafeSchedulesRunCleanUnderSeeds.
+// T1 fills the TMA ring m0 and reads the 2-stage ring m1, writing the scratch m2 aliased
+// with m1 before releasing it; T0 drains m0 and fills m1. The checker orders T1's
+// iteration-0 scribble before T0's iteration-1 put of m1 (stage 1, no release needed)
+// through T1's iteration-1 copy and commit of m0, and says SAFE. On the emulator only the
+// elected thread (lane 0) issues the copy and arms the barrier: lane 12's scribble is not
+// ordered before T0's wait, and it reports the race (tasks are one warp; the runtime does
+// not converge the warp before a TMA acquire or copy, unlike an Async commit). Expected
+// (with the model as the device runs it): UNSAFE, race. Either the checker must not
+// order a TMA producer's other lanes before the consumer's wait, or the runtime should
+// converge the producer warp before the elected thread's expect_tx / copy.
+TEST(Regression, TmaCopyOrdersOnlyTheElectedThread) {
+  Program p;
+  p.mem[0] = tma_ring(1);
+  p.mem[1] = ring(2);
+  p.mem[1].alias_group = 2;
+  p.mem[2].alias_group = 2;
+  p.mem[2].alias_phase = 1;
+  p.loop = LoopKind::StaticDomain;
+  p.length = 2;
+  p.tasks.resize(2);
+  p.tasks[0].body = consume(0);
+  for (auto& n : produce(1)) p.tasks[0].body.push_back(n);
+  p.tasks[1].body = {op(Op::Acquire, 0), op(Op::TmaCopy, 0), op(Op::Commit, 0),
+                     op(Op::Wait, 1), op(Op::Take, 1), op(Op::Scribble, 2), op(Op::Release, 1)};
+  EXPECT_EQ(emulated_kind(p), "race");
+  if (kAvoidKnownBugs.elected_async_work_orders_the_whole_task) GTEST_SKIP() << "known bug: a TMA copy orders only its elected thread";
+  auto v = check(model_of(p), true);
+  EXPECT_EQ(v.verdict, ts::Verdict::Unsafe) << v.report;
+  EXPECT_EQ(v.kind, "race") << v.report;
+}
+
+// Documented gap (docs/checker.md, "Known gaps"): a tma_umma ring acquired twice before
+// one copy and commit. The copy completes on the barrier of the stage of the last
+// acquire (stage 1); the checker's commit fills the first uncommitted stage (stage 0), so
+// its run has T1 pass m0.wait() and reports the MMA read / scribble race, while on the
+// emulator T1 waits on stage 0 for 128 bytes no copy delivers: a deadlock.
+TEST(Regression, TmaCopyFillsTheStageOfTheLastAcquire) {
+  Program p;
+  p.mem[0] = MemSpec{PipeKind::TmaUmma, 2, 1, 0, false};
+  p.mem[1].alias_group = 1;
+  p.mem[1].alias_phase = 1;
+  p.loop = LoopKind::StaticDomain;
+  p.length = 1;
+  p.tasks.resize(2);
+  p.tasks[0].body = {op(Op::Acquire, 0), op(Op::Acquire, 0), op(Op::TmaCopy, 0), op(Op::Commit, 0)};
+  p.tasks[1].body = {op(Op::Wait, 0), op(Op::Mma, 0), op(Op::Scribble, 1), op(Op::Release, 0)};
+  std::string kind;
+  auto replayed = replayed_kind(p, &kind);
+  EXPECT_EQ(replayed, "deadlock");
+  if (kAvoidKnownBugs.tma_stages_outstanding) GTEST_SKIP() << "documented gap: one TMA stage outstanding at a commit";
+  EXPECT_EQ(kind, "deadlock");
+}
+
+// Emulator gap (found by Emulator.CounterexamplesReplayToTheSameFailure): T1's MMA reads
+// the tma_umma stage of m1; its release is a tcgen05.commit that arrives once the MMA ran,
+// but T1 goes on and writes m2, aliased with m1, while the MMA engine may still read: the
+// checker's race ("m1 read by the asynchronous engine"), real on hardware. The emulator
+// records the MMA's SMEM read at issue by the issuing thread (umma_issue), so the write
+// after it is program-ordered and the replay runs clean. Expected: the replay raises the race.
+TEST(Regression, EmulatorRecordsAnMmaReadAtItsIssue) {
+  Program p;
+  p.mem[0] = MemSpec{PipeKind::TmaUmma, 1, 2, 0, false};
+  p.mem[1].alias_group = 2;
+  p.mem[1].alias_phase = 1;
+  p.loop = LoopKind::StaticDomain;
+  p.length = 1;
+  p.tasks.resize(2);
+  p.tasks[0].body = {op(Op::Acquire, 0), op(Op::TmaCopy, 0), op(Op::Commit, 0)};
+  p.tasks[1].body = {op(Op::Wait, 0), op(Op::Mma, 0), op(Op::Release, 0), op(Op::Scribble, 1)};
+  std::string kind;
+  auto replayed = replayed_kind(p, &kind);
+  EXPECT_EQ(kind, "race");
+  if (kEmulatorRecordsMmaReadsAtIssue) GTEST_SKIP() << "known emulator gap: an MMA's SMEM read is recorded at issue";
+  EXPECT_EQ(replayed, "race");
+}
+
+// Checker imprecision (found by Emulator.CounterexamplesReplayToTheSameFailure): T0's
+// copy and T1's wait on the TMA ring m0 sit under one shared key. When it is false T0
+// commits an empty stage and T1 never waits on it: no hang on hardware or the emulator
+// (the replay runs clean), only a commit never waited (unbalanced). The checker reports
+// the empty commit as a deadlock at once ("any task waiting on that stage of m0 would
+// hang"), though no task of that run waits. Expected: UNSAFE, kind "unbalanced".
+TEST(Regression, EmptyTmaCommitThatNoTaskOfTheRunWaitsOnIsNoHang) {
+  auto p = tma_pair({op(Op::Acquire, 0), block(Op::WhenTrue, {op(Op::TmaCopy, 0)}, 0), op(Op::Commit, 0)},
+                    {block(Op::WhenTrue, consume(0), 0)});
+  std::string kind;
+  auto replayed = replayed_kind(p, &kind);
+  EXPECT_EQ(replayed, "");
+  if (kAvoidKnownBugs.empty_tma_commit_without_waiter) GTEST_SKIP() << "known bug: an empty TMA commit nobody waits on is reported as a hang";
+  EXPECT_EQ(kind, "unbalanced");
+}
+
+// The same bug with an MMA (found by Emulator.SafeSchedulesRunCleanUnderSeeds): T1 waits
+// on the tma_umma ring m0, writes the scratch m1 aliased with it (every lane its word),
+// then its elected thread issues the MMA reading the whole stage. The checker orders the
+// write before the MMA (one task) and says SAFE; on the emulator lane 1's write and lane
+// 0's MMA read are unordered (no warp barrier between; on hardware also no proxy fence):
+// a race. Expected: UNSAFE, race.
+TEST(Regression, MmaIssueOrdersOnlyTheElectedThread) {
+  Program p;
+  p.mem[0] = MemSpec{PipeKind::TmaUmma, 1, 1, 0, false};
+  p.mem[1].alias_group = 1;
+  p.mem[1].alias_phase = 1;
+  p.loop = LoopKind::StaticDomain;
+  p.length = 1;
+  p.tasks.resize(2);
+  p.tasks[0].body = {op(Op::Acquire, 0), op(Op::TmaCopy, 0), op(Op::Commit, 0)};
+  p.tasks[1].body = {op(Op::Wait, 0), op(Op::Scribble, 1), op(Op::Mma, 0), op(Op::Release, 0)};
+  EXPECT_EQ(emulated_kind(p), "race");
+  if (kAvoidKnownBugs.elected_async_work_orders_the_whole_task) GTEST_SKIP() << "known bug: an MMA issue orders only its elected thread";
+  auto v = check(model_of(p), true);
+  EXPECT_EQ(v.verdict, ts::Verdict::Unsafe) << v.report;
+  EXPECT_EQ(v.kind, "race") << v.report;
+}
+
+// Not a bug: the replay runs the counterexample's tile count. A split consumer on a
+// 2-stage ring in a tile loop whose proxy (m1) tells the releaser T2 before T1's read:
+// the producer reuses a stage T1 is still to read only at the third tile, so the race
+// needs 3 tiles (CheckTileCount.StageReuseThatNeedsThreeTilesIsFound); the emulator's queue
+// gets Program::tiles = Counterexample::tiles and raises the same race.
+TEST(Regression, ReplayRunsTheThreeTilesAStageReuseRaceNeeds) {
+  Program p;
+  p.mem[0] = ring(2);
+  p.mem[0].split_consumer = true;
+  p.mem[1] = ring(2);
+  p.loop = LoopKind::Tiles;
+  p.tasks.resize(3);
+  p.tasks[0].body = {op(Op::Acquire, 0), op(Op::Put, 0), op(Op::Commit, 0), op(Op::Advance)};
+  p.tasks[1].body = {op(Op::Wait, 0), op(Op::Acquire, 1), op(Op::Commit, 1), op(Op::Take, 0), op(Op::Advance)};
+  p.tasks[2].body = {op(Op::Wait, 1), op(Op::Release, 0), op(Op::Release, 1), op(Op::Advance)};
+  auto v = check(model_of(p), true);
+  ASSERT_EQ(v.verdict, ts::Verdict::Unsafe) << v.report;
+  EXPECT_EQ(v.kind, "race") << v.report;
+  EXPECT_EQ(v.tiles, 3) << v.report;
+  std::string kind;
+  EXPECT_EQ(replayed_kind(p, &kind), "race");
 }
 
 }  // namespace

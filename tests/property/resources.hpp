@@ -11,6 +11,13 @@ namespace prop {
 
 constexpr int kMaxStages = 3;
 constexpr int kLanes = 32;
+constexpr int kStageBytes = kLanes * 4;  // one stage: a word per lane (a TMA copy's transaction bytes)
+
+// What a TMA copy reads: any global words (the emulator copies them into the stage).
+inline int32_t const* tma_source() {
+  alignas(128) static int32_t const words[kLanes] = {};
+  return words;
+}
 
 // A ring (when given a pipeline config) or a scratch buffer (when not). The alias group
 // is data, so one type covers aliased and unaliased resources.
@@ -32,6 +39,22 @@ struct Mem : ts::MemoryResource {
   }
   void put(ts::ProducerStage const& si) const { ts::arch::smem_store(word(si), int32_t(si.loop_offset)); }
   void take(ts::ConsumerStage const& si) const { (void)ts::arch::smem_load(word(si)); }
+  int32_t* stage_base(ts::StageInfo const& si) const {
+    return buf.ptr(si.context) + (si.stage_idx == ts::kNoStage ? 0 : si.stage_idx) * kLanes;
+  }
+  // TMA producer work: the elected thread issues one bulk copy of the stage; it completes
+  // kStageBytes transaction bytes on the stage's full barrier (and writes the stage) later.
+  void tma_copy(ts::ProducerStage const& si) const {
+    if (si.thread.thread_in_task == 0) ts::arch::bulk_copy_g2s(stage_base(si), tma_source(), kStageBytes, si.barrier);
+  }
+  // UMMA consumer work: the elected thread issues a 4x4x4 MMA reading the whole stage
+  // (A = its first 16 words, B = the next 16, as floats) into tensor memory.
+  void mma(ts::ConsumerStage const& si) const {
+    if (si.thread.thread_in_task == 0) {
+      auto const* a = reinterpret_cast<float const*>(stage_base(si));
+      ts::arch::umma_issue(0, a, a + 16, {4, 4, 4}, false);
+    }
+  }
   // A scratch buffer is one unstaged region: the lane's word in every stage slot, so it
   // overlaps whatever stage of an aliased ring is in flight (the checker's alias model is
   // per allocation, not per stage).
@@ -41,11 +64,14 @@ struct Mem : ts::MemoryResource {
   }
   void tick(ts::AuxStage const&) const {}
   // One method per condition key, so the outcome can depend on the key (tasks sharing a
-  // key must see the same outcome, which the checker assumes).
-  template <int Key>
-  bool more(ts::ConsumerStage const& si) const {
-    return condition_outcome(Key, si.loop_offset, si.work_tile.tile_idx);
-  }
+  // key must see the same outcome, which the checker assumes). Distinct names, not a
+  // template: the emulator matches an executed work call to its IR step by resource and
+  // method name (ts::match_next_step), and more<0> / more<1> print as one name "more",
+  // so a skipped site of one key would be taken for the next site of another.
+  bool more0(ts::ConsumerStage const& si) const { return condition_outcome(0, si.loop_offset, si.work_tile.tile_idx); }
+  bool more1(ts::ConsumerStage const& si) const { return condition_outcome(1, si.loop_offset, si.work_tile.tile_idx); }
+  bool more2(ts::ConsumerStage const& si) const { return condition_outcome(2, si.loop_offset, si.work_tile.tile_idx); }
+  bool more3(ts::ConsumerStage const& si) const { return condition_outcome(3, si.loop_offset, si.work_tile.tile_idx); }
 };
 
 struct Queue : ts::WorkQueue {

@@ -25,6 +25,8 @@ char const* op_name(Op op) {
     case Op::Put: return "work<put>";
     case Op::Take: return "work<take>";
     case Op::Scribble: return "work<scribble>";
+    case Op::TmaCopy: return "work<tma_copy>";
+    case Op::Mma: return "work<mma>";
     case Op::PdlWait: return "pdl_in.wait";
     case Op::PdlLaunch: return "pdl_out.commit";
     case Op::Advance: return "queue.get_and_advance_work_tile";
@@ -48,7 +50,7 @@ void print_nodes(std::ostream& os, std::vector<Node> const& nodes, int indent) {
       case Op::Acquire: case Op::Commit: case Op::Wait: case Op::Release:
         os << "m" << n.res << "." << op_name(n.op) << "();\n";
         break;
-      case Op::Put: case Op::Take: case Op::Scribble:
+      case Op::Put: case Op::Take: case Op::Scribble: case Op::TmaCopy: case Op::Mma:
         os << op_name(n.op) << "(m" << n.res << ");\n";
         break;
       case Op::PdlWait: case Op::PdlLaunch: case Op::Advance: case Op::Tick:
@@ -74,6 +76,7 @@ char const* pipe_name(PipeKind k) {
     case PipeKind::None: return "plain";
     case PipeKind::AsyncAsync: return "async_async";
     case PipeKind::TmaAsync: return "tma_async";
+    case PipeKind::TmaUmma: return "tma_umma";
   }
   return "?";
 }

@@ -19,6 +19,8 @@ constexpr int kTileCount = 2;  // tiles the emulator runs (the checker proves ev
 enum class Op {
   Acquire, Commit, Wait, Release,  // credit ops on a ring
   Put, Take, Scribble,             // work: ring producer, ring consumer, scratch writer
+  TmaCopy,                         // work: a TMA copy into the stage (tma_async / tma_umma producer)
+  Mma,                             // work: an MMA reading the stage (tma_umma consumer)
   PdlWait, PdlLaunch,
   Advance,                         // queue.get_and_advance_work_tile()
   Tick,                            // work<tick>(flags): an auxiliary step touching nothing shared
@@ -39,7 +41,10 @@ struct Node {
   std::vector<Node> body;  // blocks only
 };
 
-enum class PipeKind { None, AsyncAsync, TmaAsync };
+// TmaAsync: an asynchronous producer (elected thread issues a bulk copy that completes the
+// stage's transaction bytes); TmaUmma: that producer and an MMA consumer (the stage is read
+// by the MMA engine, release is a tcgen05.commit).
+enum class PipeKind { None, AsyncAsync, TmaAsync, TmaUmma };
 
 struct MemSpec {
   PipeKind pipe = PipeKind::None;  // None: a plain (scratch) resource
