@@ -414,7 +414,9 @@ ProgramSet compile(Model const& m) {
     }
     if (fences == 1) ps.pipes[fence].fenced_reads.push_back(static_cast<int>(p));
   }
-  // Empty TMA commits: checked where one task both acquires and does all producer work.
+  // Empty TMA commits: checked where one task both acquires and does all producer work, or
+  // where no task does any (then every commit is one: found by the property tests,
+  // Regression.TmaCommitWithNoCopyOnThePipeIsAHang).
   for (size_t p = 0; p < ps.pipes.size(); ++p) {
     auto& pipe = ps.pipes[p];
     if (m.resource(pipe.resource).pipeline->producer_engine() != Engine::Tma) continue;
@@ -423,7 +425,7 @@ ProgramSet compile(Model const& m) {
       for (auto const& s : m.tasks[t].schedule.steps)
         if (s.kind == SyncOp::Work && s.role == WorkRole::Producer && s.resource == pipe.resource)
           workers |= uint64_t(1) << t;
-    pipe.tma_fill_check = __builtin_popcountll(pipe.acquirers) == 1 && workers == pipe.acquirers;
+    pipe.tma_fill_check = __builtin_popcountll(pipe.acquirers) == 1 && (workers == pipe.acquirers || workers == 0);
     if (!pipe.tma_fill_check) continue;
     for (int t = 0; t < nt; ++t)
       for (auto const& s : m.tasks[t].schedule.steps)

@@ -11,7 +11,7 @@ inline constexpr AvoidKnownBugs kAvoidKnownBugs{
     .por_alias = false,
     .parametric_step_free_loop = false,
     .commit_without_acquire = false,
-    .tma_pipe_without_copy = true,  // src/check/program.cpp: tma_fill_check needs workers == acquirers
+    .tma_pipe_without_copy = false,  // fixed: tma_fill_check also where no task does producer work
     .tma_full_at_commit = true,     // the checker's TMA stage turns full at commit, the device's at the copy
     .tma_stages_outstanding = true, // documented gap, not a bug: one TMA stage outstanding at a commit
     .elected_async_work_orders_the_whole_task = true,  // a TMA copy / MMA issue orders only the elected thread
