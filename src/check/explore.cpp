@@ -99,7 +99,7 @@ struct Search {
     if (!any) return -1;
     if (!sem.tile_mode()) return cfg.tiles;
     uint16_t left = s[sem.layout().glob + kGlobTilesLeft];
-    return static_cast<int>(base(idx) + ((left & kUnknown) ? (left & ~kUnknown) + 1 : left));
+    return static_cast<int>(base(idx) + (left & ~kUnknown));  // exact, or the floor: the fewest tiles
   }
 
   std::string where(uint16_t const* s, int t, uint32_t idx) const {

@@ -88,10 +88,10 @@ void Semantics::initial(std::vector<std::vector<uint16_t>>& out) const {
   // when first asked, and the tile count is 0 or unknown (at least 1).
   int masks = ps_.any_skippable && !tile_mode_ ? (1 << std::max(cfg_.tiles, 0)) : 1;
   std::vector<uint16_t> sink;
-  for (int variant = 0; variant < masks * (tile_mode_ ? 2 : 1); ++variant) {
+  for (int variant = 0; variant < masks; ++variant) {
     {
       std::vector<uint16_t> b(lay_.words, 0);
-      if (tile_mode_) b[lay_.glob + kGlobTilesLeft] = variant == 0 ? 0 : kUnknown;
+      if (tile_mode_) b[lay_.glob + kGlobTilesLeft] = kUnknown;  // T >= 0
       else b[lay_.glob + kGlobSkipMask] = static_cast<uint16_t>(variant);
       for (int i = 0; i < lay_.nslots; ++i) b[lay_.slots_off + 2 * i + 1] = slot_rem_init_;
       // Run every task up to its first step; conditions on the way fork.
@@ -301,6 +301,25 @@ void Semantics::successors(uint16_t const* s, int t, std::vector<uint16_t>& out,
   advance(b, t, out);
 }
 
+// A loop head over a lazily revealed count (the domain length of a loop slot, or the
+// tiles left): the word at `left` is exact, or kUnknown with a floor (count >= floor).
+// At counter d past the floor the run forks: the loop ends here (count = d), or there is
+// an iteration d (floor d + 1). Returns whether this run leaves the loop.
+bool Semantics::reveal_exit(std::vector<uint16_t>& b, int t, int left, int counter, int target,
+                            std::vector<uint16_t>& out) const {
+  int to = Layout::task_off(t);
+  uint16_t d = b[counter];
+  if ((b[left] & kUnknown) && d >= (b[left] & ~kUnknown)) {
+    std::vector<uint16_t> f = b;
+    f[left] = d;
+    f[counter] = 0;
+    f[to] = static_cast<uint16_t>(target);
+    advance(f, t, out);
+    b[left] = static_cast<uint16_t>(kUnknown | (d + 1));
+  }
+  return !(b[left] & kUnknown) && d >= b[left];
+}
+
 // Domain lanes: acquire k takes stage k mod stages, whose previous occupant (k - stages)
 // belonged to lane l = k mod lanes (lanes divides stages). Lane l consumes its stages in
 // order, so that occupant is released once lane l has fewer than stages/lanes items
@@ -341,18 +360,7 @@ void Semantics::advance(std::vector<uint16_t>& b, int t, std::vector<uint16_t>& 
       case Op::LoopHead: {
         bool exit;
         if (param_task(t)) {
-          uint16_t& r = b[lay_.slots_off + 2 * loop_slot(b.data(), t) + 1];
-          uint16_t d = b[to + 2];
-          if ((r & kUnknown) && d >= (r & ~kUnknown)) {
-            // Reveal: the loop ends here (K = lo + d), or it runs past d.
-            std::vector<uint16_t> f = b;
-            f[lay_.slots_off + 2 * loop_slot(b.data(), t) + 1] = d;
-            f[to + 2] = 0;
-            f[to] = static_cast<uint16_t>(in.target);
-            advance(f, t, out);
-            r = static_cast<uint16_t>(kUnknown | (d + 1));
-          }
-          exit = !(r & kUnknown) && d >= r;
+          exit = reveal_exit(b, t, lay_.slots_off + 2 * loop_slot(b.data(), t) + 1, to + 2, in.target, out);
         } else {
           exit = b[to + 2] >= trip(t);
         }

@@ -123,6 +123,7 @@ class Semantics {
   void finish(std::vector<uint16_t>& b, std::vector<uint16_t>& out) const;
   void renormalize(uint16_t* b) const;  // parametric runs: see periodicity.cpp
   void shift_tiles(uint16_t* b) const;  // every-tile-count runs: see tile_abstraction.cpp
+  bool reveal_exit(std::vector<uint16_t>& b, int t, int left, int counter, int target, std::vector<uint16_t>& out) const;
   bool tile_exit(std::vector<uint16_t>& b, int t, Instr const& in, std::vector<uint16_t>& out) const;
   bool tile_skipped(std::vector<uint16_t>& b, int t, Instr const& in, std::vector<uint16_t>& out) const;
   // 0 false, 1 true, 2: depends on the not yet revealed loop length (caller forks).

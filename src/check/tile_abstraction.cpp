@@ -5,8 +5,8 @@
 // Why it is exact: nothing a task does depends on a tile's absolute number (conditions
 // and loop lengths are per tile, never "tile 5"), so tiles are kept relative to the
 // slowest task still in the tile loop. The tile count T enters only through "tiles left
-// after the origin", which is 0 or unknown with a floor at the start and revealed
-// lazily, like a domain length: a task at the tile head past the floor forks into "the
+// after the origin", which starts unknown (at least 0) and is revealed lazily, like a
+// domain length (Semantics::reveal_exit): a task at the tile head past the floor forks into "the
 // loop ends here" and "there is a tile here". A tile's skip outcome is revealed the first
 // time a task asks and is then shared by every task. Two concrete runs whose states
 // agree on this abstraction have the same futures, so the finite abstract state space
@@ -27,19 +27,9 @@ namespace ts::check {
 
 bool Semantics::tile_exit(std::vector<uint16_t>& b, int t, Instr const& in, std::vector<uint16_t>& out) const {
   int to = Layout::task_off(t);
-  uint16_t& left = b[lay_.glob + kGlobTilesLeft];
-  uint16_t d = b[to + 1];
-  if ((left & kUnknown) && d > (left & ~kUnknown)) {
-    // Reveal: the tile loop ends here (T = origin + d), or there is a tile d.
-    std::vector<uint16_t> f = b;
-    f[lay_.glob + kGlobTilesLeft] = d;
-    f[to + 1] = 0;
-    f[to] = static_cast<uint16_t>(in.target);
-    advance(f, t, out);
-    left = static_cast<uint16_t>(kUnknown | d);
-  }
-  bool exit = !(left & kUnknown) && d >= left;
-  if (!exit && d >= tile_window_) b[lay_.glob] |= kTileOverflow;
+  // The tile loop ends here (T = origin + d), or there is a tile d.
+  bool exit = reveal_exit(b, t, lay_.glob + kGlobTilesLeft, to + 1, in.target, out);
+  if (!exit && b[to + 1] >= tile_window_) b[lay_.glob] |= kTileOverflow;
   return exit;
 }
 
