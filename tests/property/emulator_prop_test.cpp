@@ -187,8 +187,10 @@ RC_GTEST_PROP(Emulator, CounterexamplesReplayToTheSameFailure, (Recipe const& re
     RC_LOG() << "checker:\n" << rep.checker_text << "\n" << tm.last_counterexample_json() << "\n";
     auto got = emulator_failure([&] { ts::cpu::replay_counterexample(tm, {.seed = 1, .detect_races = true}); });
     // The checker's run of an empty TMA commit ends at the commit (the hang is sure from
-    // there); the emulator then runs on unforced and may meet another failure the checker
-    // also reached before the waiter blocks.
+    // there, and the checker expands no state past a failure); the emulator then runs on
+    // unforced and may meet another failure first, e.g. a PDL launch the committing task
+    // makes after the commit, which no checker run reaches. Any failure it raises is
+    // accepted; a clean run is not.
     if (cex.detail.rfind("TMA commit without TMA work", 0) == 0) {
       // Known checker imprecision: the empty commit is reported as a hang whether or not a
       // task of the run goes on to wait on that stage (its waiter under a condition, or
@@ -199,7 +201,7 @@ RC_GTEST_PROP(Emulator, CounterexamplesReplayToTheSameFailure, (Recipe const& re
         return;
       }
       RC_TAG("replayed: empty TMA commit");
-      RC_ASSERT(got != "" && first.kinds_reached.count(got) > 0);
+      RC_ASSERT(got != "");
       return;
     }
     RC_ASSERT(got == cex.kind);
