@@ -151,9 +151,11 @@ struct Drain1 {
 };
 }  // namespace
 
-TEST(CpuDeadlock, IndependentLanesExposeTheLaggingLaneHazard) {
-  // Without lane reconvergence a non-signalling lane of a CtaLeader (TMA) producer can
-  // fall two phases behind its empty barrier: some seed must hang, and be reported.
+TEST(CpuDeadlock, IndependentLanesOfATmaProducerMeetAtItsCommit) {
+  // Without lane reconvergence a non-signalling lane of a CtaLeader (TMA) producer could
+  // fall two phases behind its empty barrier and hang while the commit signalled
+  // nothing. The TMA commit is now the stage's elected arrival and converges the task
+  // first (runtime/pipeline/tma_async.hpp), so the lanes meet there on every seed.
   int deadlocks = 0;
   std::vector<int32_t> g(32, 1);
   for (uint64_t seed = 1; seed <= 8; ++seed) {
@@ -174,5 +176,5 @@ TEST(CpuDeadlock, IndependentLanesExposeTheLaggingLaneHazard) {
       EXPECT_NE(std::string(e.what()).find("task 'Producer'"), std::string::npos) << e.what();
     }
   }
-  EXPECT_GT(deadlocks, 0);
+  EXPECT_EQ(deadlocks, 0);
 }

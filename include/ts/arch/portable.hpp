@@ -45,6 +45,7 @@ namespace ts::arch {
 
 void mbar_arrive(uint64_t* bar);
 void mbar_arrive_expect_tx(uint64_t* bar, uint32_t bytes);
+void mbar_expect_tx(uint64_t* bar, uint32_t bytes);  // arms bytes, no arrival
 bool mbar_try_wait(uint64_t* bar, uint32_t parity);
 void mbar_wait(uint64_t* bar, uint32_t parity);
 void cta_sync();

@@ -4,7 +4,7 @@
 //
 // Backend primitives come from an Arch object (docs/architecture.md, "The Arch interface"):
 //   ThreadCoord const& thread() const;  KernelContext const& kernel() const;
-//   void mbar_arrive(uint64_t*);  void mbar_arrive_expect_tx(uint64_t*, uint32_t);
+//   void mbar_arrive(uint64_t*);  void mbar_expect_tx(uint64_t*, uint32_t);  // expect_tx: arms bytes, no arrival
 //   bool mbar_try_wait(uint64_t*, uint32_t phase);
 //   void mbar_wait(uint64_t*, uint32_t phase, WaitSite const&);
 //   void umma_commit(uint64_t*);                       // MMA-engine arrival (emulated on sm_90)
@@ -20,6 +20,7 @@
 // Optional step hooks (the CPU emulator uses them for scheduling points, replay and
 // error reports; the CUDA arch lacks them, so they compile away there):
 //   void on_sync(int task, int resource, SyncOp);  template <auto M> void on_work(int task, int resource);
+// The resource handles and their pipeline protocols: runtime/handle.hpp, runtime/pipeline/.
 // Each thread owns its context and its copies of the resource structs, so per-tile
 // state kept in resource fields is per-thread register state, as on the GPU.
 #pragma once
@@ -34,6 +35,8 @@
 #include "ts/core/stage_info.hpp"
 #include "ts/core/sync_op.hpp"
 #include "ts/core/work_traits.hpp"
+#include "ts/runtime/handle.hpp"
+#include "ts/runtime/pipeline/state.hpp"
 #include "ts/runtime/pipeline_runtime.hpp"
 #include "ts/schedule/unroll.hpp"
 
@@ -46,16 +49,6 @@ TS_HD void invoke_body(F& body, H& h) {
   if constexpr (std::is_invocable_v<F&, H&>) body(h);
   else body();
 }
-
-template <class A>
-concept HasStepHooks = requires(A& a) { a.on_sync(0, 0, SyncOp::Wait); };
-
-// Per (task, resource) pipeline position, kept by the executing thread.
-struct ResourceState {
-  PipelineCounter prod_open, prod_close, cons_open, cons_close;
-  int prod_stage = kNoStage, cons_stage = kNoStage, active_stage = kNoStage;
-  bool try_acquire_ready = false, try_wait_ready = false;
-};
 
 template <class Arch>
 class Context;
@@ -95,295 +88,6 @@ class WorkTileLoop {
  private:
   Ctx* ctx_;
   bool skip_;
-};
-
-// The collapsed side of a pipeline group while executing (ts::group). Each member runs
-// its op in the group's order (the recorder's order too, so step hooks line up); a
-// barrier the members share is signalled once, through the lead member. Waiting twice
-// on a shared full barrier is harmless: its phase cannot move on before this consumer
-// releases the stage.
-template <class... H>
-class GroupView {
- public:
-  TS_HD explicit GroupView(H const*... h) : h_(h...) {}
-  TS_HD void try_acquire() const { each([](auto const& m) { m.try_acquire(); }); }
-  TS_HD void acquire() const { each([](auto const& m) { m.acquire_op(true); }); }
-  TS_HD void commit() const { each([](auto const& m) { m.commit_op(true); }); }
-  TS_HD void try_wait() const { each([](auto const& m) { m.try_wait(); }); }
-  TS_HD void wait() const { each([](auto const& m) { m.wait(); }); }
-  TS_HD void release() const { each([](auto const& m) { m.release_op(true); }); }
-
- private:
-  // Members in group order: the view may list them in any order.
-  template <class F>
-  TS_HD void each(F const& f) const {
-    for (int k = 0; k < int(sizeof...(H)); ++k) visit(k, f, std::index_sequence_for<H...>{});
-  }
-  template <class F, std::size_t... I>
-  TS_HD void visit(int k, F const& f, std::index_sequence<I...>) const {
-    ((h_.template get<I>()->member_index() == k ? f(*h_.template get<I>()) : void()), ...);
-  }
-  Results<H const*...> h_;
-};
-
-template <class Ctx, class T>
-class Handle {
- public:
-  using resource_type = T;
-  // The handle keeps its own copy of the resource's pipeline description: read once
-  // from the kernel parameters, it then lives in registers, where the barrier asm's
-  // memory clobbers cannot force it to be reloaded every iteration.
-  TS_HD Handle(Ctx* c, T* res, int id, ResourceState* st)
-      : ctx_(c), res_(res), id_(id), st_(st), pipe_(c->pipes_[id]) {
-    if constexpr (requires { T::static_pipeline; }) {
-      // Field by field, as constants: naming the object itself in device code would odr-use
-      // a host variable.
-      constexpr Engine producer = T::static_pipeline.producer, consumer = T::static_pipeline.consumer;
-      constexpr int stages = T::static_pipeline.num_stages, multicast = T::static_pipeline.multicast_ctas;
-      constexpr Signal psig = T::static_pipeline.producer_signal, csig = T::static_pipeline.consumer_signal;
-      constexpr uint32_t bytes = T::static_pipeline.stage_bytes;
-      pin(StaticPipeline{producer, consumer, stages, psig, csig, bytes, multicast});
-    }
-  }
-  TS_HD T* operator->() const { return res_; }
-  TS_HD T& get() const { return *res_; }
-  TS_HD int id() const { return id_; }
-  TS_HD int member_index() const { return pipe_.group_member; }
-
-  TS_HD void try_acquire() const {
-    if (!live()) return;
-    hook(SyncOp::TryAcquire);
-    if (!pipe().pipelined) return;
-    st_->try_acquire_ready = ctx_->arch_.mbar_try_wait(empty_bar(st_->prod_open.index), st_->prod_open.phase ^ 1u);
-  }
-  TS_HD void acquire() const { acquire_op(false); }
-  // `collapsed`: one member's part of a group op (ts::group(...).acquire()); a barrier
-  // the members share is signalled through the lead member only.
-  TS_HD void acquire_op(bool collapsed) const {
-    if (!live()) return;
-    hook(SyncOp::Acquire);
-    auto const& p = pipe();
-    if (p.kind == ResourceKind::PdlLaunch || !p.pipelined) return;
-    auto& c = st_->prod_open;
-    if (!st_->try_acquire_ready)
-      ctx_->arch_.mbar_wait(empty_bar(c.index), c.phase ^ 1u, site(SyncOp::Acquire, c));
-    st_->try_acquire_ready = false;
-    bool signal_full = !(collapsed && p.shared_full && !p.group_lead);
-    if ((p.producer == Engine::Tma || p.producer == Engine::ClcFetch) && signal_full &&
-        ctx_->signals(Signal::CtaLeader))
-      ctx_->arch_.mbar_arrive_expect_tx(full_bar(c.index), p.stage_bytes);
-    st_->prod_stage = st_->active_stage = c.index;
-    c.advance(p.num_stages, p.stride_acquire);
-  }
-  TS_HD void commit() const { commit_op(false); }
-  TS_HD void commit_op(bool collapsed) const {
-    if (!live()) return;
-    hook(SyncOp::Commit);
-    auto const& p = pipe();
-    if (p.kind == ResourceKind::PdlLaunch) {
-      ctx_->arch_.pdl_launch();
-      return;
-    }
-    if (!p.pipelined) return;
-    auto& c = st_->prod_close;
-    if (collapsed && p.shared_full && !p.group_lead) {  // the lead member signals the shared barrier
-      c.advance(p.num_stages, p.stride_commit);
-      return;
-    }
-    // A leader's arrival publishes the stage the whole task wrote: converge first.
-    if (p.producer == Engine::Async) ctx_->converge(p.producer_signal);
-    if (p.producer == Engine::Umma) ctx_->converge(Signal::CtaLeader);
-    if (p.producer == Engine::Async && ctx_->signals(p.producer_signal)) {
-      // AsyncLoad: the arrival fires when this thread's cp.async copies have landed
-      // (backends without cp.async arrive directly).
-      if constexpr (requires { ctx_->arch_.cp_async_arrive(full_bar(c.index)); }) {
-        if (p.async_load) ctx_->arch_.cp_async_arrive(full_bar(c.index));
-        else ctx_->arch_.mbar_arrive(full_bar(c.index));
-      } else {
-        ctx_->arch_.mbar_arrive(full_bar(c.index));
-      }
-    }
-    if (p.producer == Engine::Umma && ctx_->signals(Signal::CtaLeader)) ctx_->arch_.umma_commit(full_bar(c.index));
-    // Tma / ClcFetch: the phase completes by transaction bytes; nothing to signal.
-    c.advance(p.num_stages, p.stride_commit);
-  }
-  TS_HD void try_wait() const {
-    if (!live()) return;
-    hook(SyncOp::TryWait);
-    if (!pipe().pipelined) return;
-    st_->try_wait_ready = ctx_->arch_.mbar_try_wait(full_bar(st_->cons_open.index), st_->cons_open.phase);
-  }
-  TS_HD void wait() const {
-    if (!live()) return;
-    hook(SyncOp::Wait);
-    auto const& p = pipe();
-    if (p.kind == ResourceKind::PdlWait) {
-      ctx_->arch_.pdl_wait();
-      return;
-    }
-    if (!p.pipelined) return;
-    auto& c = st_->cons_open;
-    if (!st_->try_wait_ready) ctx_->arch_.mbar_wait(full_bar(c.index), c.phase, site(SyncOp::Wait, c));
-    st_->try_wait_ready = false;
-    st_->cons_stage = st_->active_stage = c.index;
-    c.advance(p.num_stages, p.stride_wait);
-  }
-  TS_HD void release() const { release_op(false); }
-  TS_HD void release_op(bool collapsed) const {
-    if (!live()) return;
-    hook(SyncOp::Release);
-    auto const& p = pipe();
-    if (!p.pipelined) return;
-    auto& c = st_->cons_close;
-    if (collapsed && p.shared_empty && !p.group_lead) {  // the lead member signals the shared barrier
-      c.advance(p.num_stages, p.stride_release);
-      return;
-    }
-    // A leader's arrival hands the stage back for the whole task, whose every lane may
-    // still be reading it (a queue response, a stage read by ld.shared): converge first.
-    ctx_->converge(p.consumer == Engine::Umma ? Signal::CtaLeader : p.consumer_signal);
-    if (p.consumer == Engine::Umma) {
-      if (ctx_->signals(Signal::CtaLeader)) ctx_->arch_.umma_commit(empty_bar(c.index));
-    } else if (p.multicast_ctas > 1 && p.consumer_signal == Signal::TaskWarpLeader) {
-      // One warp leader's arrival per CTA of the cluster, spread over lanes 0 .. n-1 so
-      // they go out in parallel rather than one after the other from lane 0.
-      int lane = ctx_->thread().thread_in_task & 31;
-      if (lane < p.multicast_ctas) arrive_at(empty_bar(c.index), lane);
-    } else if (ctx_->signals(p.consumer_signal)) {
-      if (p.multicast_ctas > 1) {
-        for (int r = 0; r < p.multicast_ctas; ++r) arrive_at(empty_bar(c.index), r);
-      } else {
-        ctx_->arch_.mbar_arrive(empty_bar(c.index));
-      }
-    }
-    c.advance(p.num_stages, p.stride_release);
-  }
-
-  // ts::group(this, others...) (schedule/group.hpp).
-  template <class... H>
-  TS_HD auto group_with(H const&... others) const {
-    return GroupView<Handle, H...>(this, &others...);
-  }
-
-  // Work-queue bookkeeping (SPEC S4.6).
-  TS_HD void get_and_advance_work_tile() const requires requires { T::is_work_queue; } {
-    if (!live()) return;
-    hook(SyncOp::Advance);
-    auto const& p = pipe();
-    if (p.pipelined) {
-      ctx_->tile_ = ctx_->arch_.queue_read(*res_, response(st_->cons_stage));
-    } else {
-      ctx_->tile_ = res_->make_tile(ctx_->tile_.tile_idx + ctx_->thread().grid_blocks);
-    }
-    ctx_->advanced_ = true;
-  }
-  TS_HD void fetch_work_tile() const requires requires { T::is_work_queue; } {
-    if (!live()) return;
-    hook(SyncOp::Fetch);
-    if (ctx_->signals(Signal::CtaLeader))
-      ctx_->arch_.queue_fetch(*res_, response(st_->prod_stage), full_bar(st_->prod_stage));
-  }
-
-  template <auto M, class... A>
-  TS_HD auto invoke(A&&... args) const {
-    using W = work_traits<M>;
-    static_assert(std::is_base_of_v<typename W::owner, T>,
-                  "ts::work<M>(h): M is a method of another resource type than the handle's resource");
-    if constexpr (HasStepHooks<std::remove_reference_t<decltype(ctx_->arch_)>>)
-      if (live()) ctx_->arch_.template on_work<M>(ctx_->task_id_, id_);
-    typename W::stage_type si;
-    fill(si, W::role);
-    return call<M>(si, typename W::ct_params{}, std::forward<A>(args)...);
-  }
-
-  template <auto M, class Stage, class... C, class... A>
-  TS_HD auto call(Stage const& si, detail::type_list<C...>, A&&... args) const {
-    using R = typename work_traits<M>::result;
-    // Through a local copy: GCC 12 otherwise fails to instantiate a member-function
-    // template named only as a template argument inside nested generic lambdas.
-    constexpr auto method = M;
-    if constexpr (std::is_void_v<R>) {
-      if (live()) (res_->*method)(si, std::forward<A>(args)..., C{}...);
-    } else {
-      if (!live()) return R{};
-      return (res_->*method)(si, std::forward<A>(args)..., C{}...);
-    }
-  }
-
-  template <auto M>
-  TS_HD long long per_tile() const {
-    return (res_->*M)(ctx_->tile_);
-  }
-
- private:
-  TS_HD bool live() const { return ctx_->live_; }
-  // Zero-cost unless the arch observes steps (the CPU emulator does).
-  TS_HD void hook(SyncOp op) const {
-    if constexpr (HasStepHooks<std::remove_reference_t<decltype(ctx_->arch_)>>)
-      ctx_->arch_.on_sync(ctx_->task_id_, id_, op);
-    (void)op;
-  }
-  TS_HD PipelineRuntime const& pipe() const { return pipe_; }
-  // Compile-time protocol fields (StaticPipeline; checked against the layout at launch).
-  TS_HD void pin(StaticPipeline const& s) {
-    pipe_.kind = ResourceKind::Memory;
-    pipe_.pipelined = true;
-    pipe_.async_load = false;
-    pipe_.producer = s.producer;
-    pipe_.consumer = s.consumer;
-    pipe_.num_stages = s.num_stages;
-    pipe_.stage_bytes = s.stage_bytes;
-    pipe_.producer_signal = s.producer_signal;
-    pipe_.consumer_signal = s.consumer_signal;
-    pipe_.multicast_ctas = static_cast<int8_t>(s.multicast_ctas);
-    pipe_.stride_acquire = pipe_.stride_commit = pipe_.stride_wait = pipe_.stride_release = 1;
-    pipe_.shared_full = pipe_.shared_empty = false;
-    pipe_.producer_lanes = pipe_.consumer_lanes = false;
-  }
-  // A multicast stage is written by every CTA of the cluster, so its release arrives on
-  // the same barrier in each of them. An Arch without clusters (the CPU emulator: every
-  // CTA is its own cluster) takes all the arrivals locally, keeping the counts right.
-  TS_HD void arrive_at(uint64_t* bar, int cta_rank) const {
-    if constexpr (requires { ctx_->arch_.mbar_arrive_cluster(bar, cta_rank); })
-      ctx_->arch_.mbar_arrive_cluster(bar, cta_rank);
-    else
-      ctx_->arch_.mbar_arrive(bar);
-  }
-  TS_HD uint64_t* full_bar(int stage) const {
-    return reinterpret_cast<uint64_t*>(ctx_->kernel().smem_base + pipe().full_offset) + stage;
-  }
-  TS_HD uint64_t* empty_bar(int stage) const {
-    return reinterpret_cast<uint64_t*>(ctx_->kernel().smem_base + pipe().empty_offset) + stage;
-  }
-  TS_HD void* response(int stage) const {
-    return ctx_->kernel().smem_base + pipe().response_offset + kQueueResponseBytes * (stage < 0 ? 0 : stage);
-  }
-  TS_HD WaitSite site(SyncOp op, PipelineCounter const& c) const {
-    WaitSite w;
-    w.task = ctx_->task_id_;
-    w.resource = id_;
-    w.op = op;
-    w.stage = c.index;
-    w.phase = c.phase;
-    return w;
-  }
-  TS_HD void fill(StageInfo& si, WorkRole role) const {
-    si.loop_offset = ctx_->loop_offset_;
-    int stage = role == WorkRole::Producer ? st_->prod_stage
-                : role == WorkRole::Consumer ? st_->cons_stage
-                                             : st_->active_stage;
-    si.stage_idx = pipe().pipelined ? stage : kNoStage;
-    si.barrier = (pipe().pipelined && stage >= 0) ? full_bar(stage) : nullptr;
-    si.work_tile = ctx_->tile_;
-    si.context = ctx_->kernel();
-    si.thread = ctx_->thread();
-  }
-
-  Ctx* ctx_;
-  T* res_;
-  int id_;
-  ResourceState* st_;
-  PipelineRuntime pipe_;
 };
 
 template <class Arch>

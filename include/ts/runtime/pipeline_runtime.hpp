@@ -75,20 +75,4 @@ inline const char* static_pipeline_mismatch(StaticPipeline const& s, PipelineRun
   return "";
 }
 
-// A stage counter with its phase bit (CUTLASS's PipelineState): advancing past the
-// last stage wraps the index and flips the phase.
-struct PipelineCounter {
-  int index = 0;
-  uint32_t phase = 0;
-  // A stride divides num_stages (S3.3), so one wrap is enough: a branch, not a loop,
-  // in the hot path of every pipeline operation.
-  TS_HD void advance(int num_stages, int by = 1) {
-    index += by;
-    if (index >= num_stages) {
-      index -= num_stages;
-      phase ^= 1u;
-    }
-  }
-};
-
 }  // namespace ts

@@ -13,6 +13,7 @@ using ts::cpu::Emulator;
 
 void mbar_arrive(uint64_t* bar) { Emulator::current().mbar_arrive(bar); }
 void mbar_arrive_expect_tx(uint64_t* bar, uint32_t bytes) { Emulator::current().mbar_arrive_expect_tx(bar, bytes); }
+void mbar_expect_tx(uint64_t* bar, uint32_t bytes) { Emulator::current().mbar_expect_tx(bar, bytes); }
 bool mbar_try_wait(uint64_t* bar, uint32_t parity) { return Emulator::current().mbar_try_wait(bar, parity); }
 void mbar_wait(uint64_t* bar, uint32_t parity) { Emulator::current().mbar_wait(bar, parity, WaitSite{}); }
 void cta_sync() { Emulator::current().cta_sync(); }

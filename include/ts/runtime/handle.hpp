@@ -1,0 +1,188 @@
+// The executing side of a resource handle: what `smem.acquire()`, `ts::work<&R::f>(h)`
+// and the queue ops do when a schedule runs. The pipeline ops hand over to the resource's
+// protocol class (runtime/pipeline/<type>.hpp), chosen at compile time when the resource
+// type declares its config (`static constexpr auto pipeline = ts::tma_async({...})`), by
+// one switch over the layout's engines otherwise; PDL resources and unpipelined ones are
+// told apart at compile time by their type, or by the layout for a runtime config.
+#pragma once
+#include <type_traits>
+#include <utility>
+
+#include "ts/core/macros.hpp"
+#include "ts/core/queue_response.hpp"
+#include "ts/core/resource_types.hpp"
+#include "ts/core/stage_info.hpp"
+#include "ts/core/sync_op.hpp"
+#include "ts/core/work_traits.hpp"
+#include "ts/runtime/group_view.hpp"
+#include "ts/runtime/pipeline/params.hpp"
+#include "ts/runtime/pipeline/protocols.hpp"
+#include "ts/runtime/pipeline/state.hpp"
+#include "ts/runtime/pipeline_runtime.hpp"
+
+namespace ts::exec {
+
+template <class A>
+concept HasStepHooks = requires(A& a) { a.on_sync(0, 0, SyncOp::Wait); };
+
+template <class Ctx, class T>
+class Handle {
+  static constexpr bool kStatic = HasStaticPipeline<T>;
+  static constexpr bool kPdlWait = requires { T::is_pdl_wait; };
+  static constexpr bool kPdlLaunch = requires { T::is_pdl_launch; };
+
+ public:
+  using resource_type = T;
+  // The handle keeps its own copy of the resource's layout entry: read once from the
+  // kernel parameters, it then lives in registers, where the barrier asm's memory
+  // clobbers cannot force it to be reloaded every iteration.
+  TS_HD Handle(Ctx* c, T* res, int id, ResourceState* st)
+      : ctx_(c), res_(res), id_(id), st_(st), rt_(c->pipes_[id]) {}
+  TS_HD T* operator->() const { return res_; }
+  TS_HD T& get() const { return *res_; }
+  TS_HD int id() const { return id_; }
+  TS_HD int member_index() const { return rt_.group_member; }
+
+  TS_HD void try_acquire() const {
+    if (!live()) return;
+    hook(SyncOp::TryAcquire);
+    if (pipelined()) pipe_op([](auto, auto& p) { p.try_open_producer(); });
+  }
+  TS_HD void acquire() const { acquire_op(false); }
+  // `collapsed`: one member's part of a group op (ts::group(...).acquire()).
+  TS_HD void acquire_op(bool collapsed) const {
+    if (!live()) return;
+    hook(SyncOp::Acquire);
+    if constexpr (!kPdlLaunch)
+      if (pipelined()) pipe_op([&](auto proto, auto& p) { proto.acquire(p, collapsed); });
+  }
+  TS_HD void commit() const { commit_op(false); }
+  TS_HD void commit_op(bool collapsed) const {
+    if (!live()) return;
+    hook(SyncOp::Commit);
+    if constexpr (kPdlLaunch) ctx_->arch_.pdl_launch();
+    else if (pipelined()) pipe_op([&](auto proto, auto& p) { proto.commit(p, collapsed); });
+  }
+  TS_HD void try_wait() const {
+    if (!live()) return;
+    hook(SyncOp::TryWait);
+    if (pipelined()) pipe_op([](auto, auto& p) { p.try_open_consumer(); });
+  }
+  TS_HD void wait() const {
+    if (!live()) return;
+    hook(SyncOp::Wait);
+    if constexpr (kPdlWait) ctx_->arch_.pdl_wait();
+    else if (pipelined()) pipe_op([](auto proto, auto& p) { proto.wait(p); });
+  }
+  TS_HD void release() const { release_op(false); }
+  TS_HD void release_op(bool collapsed) const {
+    if (!live()) return;
+    hook(SyncOp::Release);
+    if (pipelined()) pipe_op([&](auto proto, auto& p) { proto.release(p, collapsed); });
+  }
+
+  // ts::group(this, others...) (schedule/group.hpp).
+  template <class... H>
+  TS_HD auto group_with(H const&... others) const {
+    return GroupView<Handle, H...>(this, &others...);
+  }
+
+  // Work-queue bookkeeping (SPEC S4.6): a pipelined queue reads the response its wait
+  // opened, a static one computes the next tile.
+  TS_HD void get_and_advance_work_tile() const requires requires { T::is_work_queue; } {
+    if (!live()) return;
+    hook(SyncOp::Advance);
+    if (pipelined()) ctx_->tile_ = ctx_->arch_.queue_read(*res_, response(st_->cons_stage));
+    else ctx_->tile_ = res_->make_tile(ctx_->tile_.tile_idx + ctx_->thread().grid_blocks);
+    ctx_->advanced_ = true;
+  }
+  // The scheduler's request for the next tile into the stage its acquire armed.
+  TS_HD void fetch_work_tile() const requires requires { T::is_work_queue; } {
+    if (!live()) return;
+    hook(SyncOp::Fetch);
+    if (ctx_->signals(Signal::CtaLeader))
+      ctx_->arch_.queue_fetch(*res_, response(st_->prod_stage), full_bar(st_->prod_stage));
+  }
+
+  template <auto M, class... A>
+  TS_HD auto invoke(A&&... args) const {
+    using W = work_traits<M>;
+    static_assert(std::is_base_of_v<typename W::owner, T>,
+                  "ts::work<M>(h): M is a method of another resource type than the handle's resource");
+    if constexpr (HasStepHooks<std::remove_reference_t<decltype(ctx_->arch_)>>)
+      if (live()) ctx_->arch_.template on_work<M>(ctx_->task_id_, id_);
+    typename W::stage_type si;
+    fill(si, W::role);
+    return call<M>(si, typename W::ct_params{}, std::forward<A>(args)...);
+  }
+
+  template <auto M, class Stage, class... C, class... A>
+  TS_HD auto call(Stage const& si, detail::type_list<C...>, A&&... args) const {
+    using R = typename work_traits<M>::result;
+    // Through a local copy: GCC 12 otherwise fails to instantiate a member-function
+    // template named only as a template argument inside nested generic lambdas.
+    constexpr auto method = M;
+    if constexpr (std::is_void_v<R>) {
+      if (live()) (res_->*method)(si, std::forward<A>(args)..., C{}...);
+    } else {
+      if (!live()) return R{};
+      return (res_->*method)(si, std::forward<A>(args)..., C{}...);
+    }
+  }
+
+  template <auto M>
+  TS_HD long long per_tile() const {
+    return (res_->*M)(ctx_->tile_);
+  }
+
+ private:
+  TS_HD bool live() const { return ctx_->live_; }
+  TS_HD bool pipelined() const {
+    if constexpr (kStatic) return true;
+    else return rt_.pipelined;
+  }
+  // Zero-cost unless the arch observes steps (the CPU emulator does).
+  TS_HD void hook(SyncOp op) const {
+    if constexpr (HasStepHooks<std::remove_reference_t<decltype(ctx_->arch_)>>)
+      ctx_->arch_.on_sync(ctx_->task_id_, id_, op);
+    (void)op;
+  }
+  // f(protocol, pipe): the protocol class and its view of this handle's pipeline.
+  template <class F>
+  TS_HD void pipe_op(F&& f) const {
+    if constexpr (kStatic) {
+      static_assert(!kPdlWait && !kPdlLaunch, "a PDL resource has no pipeline to declare");
+      Pipe<Ctx, StaticParams<T>> p{*ctx_, *st_, rt_, StaticParams<T>{rt_}, id_};
+      f(protocol_t<T::pipeline.type>{}, p);
+    } else {
+      Pipe<Ctx, RuntimeParams> p{*ctx_, *st_, rt_, RuntimeParams{rt_}, id_};
+      with_protocol(rt_.producer, rt_.consumer, [&](auto proto) { f(proto, p); });
+    }
+  }
+  TS_HD uint64_t* full_bar(int stage) const {
+    return reinterpret_cast<uint64_t*>(ctx_->kernel().smem_base + rt_.full_offset) + stage;
+  }
+  TS_HD void* response(int stage) const {
+    return ctx_->kernel().smem_base + rt_.response_offset + kQueueResponseBytes * (stage < 0 ? 0 : stage);
+  }
+  TS_HD void fill(StageInfo& si, WorkRole role) const {
+    si.loop_offset = ctx_->loop_offset_;
+    int stage = role == WorkRole::Producer ? st_->prod_stage
+                : role == WorkRole::Consumer ? st_->cons_stage
+                                             : st_->active_stage;
+    bool piped = pipelined();
+    si.stage_idx = piped ? stage : kNoStage;
+    si.barrier = (piped && stage >= 0) ? full_bar(stage) : nullptr;
+    si.work_tile = ctx_->tile_;
+    si.context = ctx_->kernel();
+    si.thread = ctx_->thread();
+  }
+
+  Ctx* ctx_;
+  T* res_;
+  int id_;
+  ResourceState* st_;
+  PipelineRuntime rt_;
+};
+
+}  // namespace ts::exec

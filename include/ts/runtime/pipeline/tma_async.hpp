@@ -1,0 +1,30 @@
+// The TmaAsync pipeline protocol (SPEC S3.2): a TMA producer, plain-thread (or wgmma, released by threads) consumers. Acquire arms the stage's bytes without arriving; commit is the one elected arrival, so a stage turns full at the commit and when its bytes have landed.
+// Each op is one move along the ring (pipe.hpp) and the signal its engines give.
+#pragma once
+#include "ts/core/pipeline_config.hpp"
+#include "ts/runtime/pipeline/pipe.hpp"
+
+namespace ts::exec {
+
+struct TmaAsync {
+  static constexpr PipelineType type = PipelineType::TmaAsync;
+  template <class P>
+  TS_HD static void acquire(P& p, bool collapsed) {
+    int s = p.open_producer();
+    if (p.signals_full(collapsed)) p.expect_stage_bytes(p.full(s));
+  }
+  template <class P>
+  TS_HD static void commit(P& p, bool collapsed) {
+    int s = p.close_producer();
+    if (p.signals_full(collapsed)) p.arrive_leader(p.full(s));
+  }
+  template <class P>
+  TS_HD static void wait(P& p) { p.open_consumer(); }
+  template <class P>
+  TS_HD static void release(P& p, bool collapsed) {
+    int s = p.close_consumer();
+    if (p.signals_empty(collapsed)) p.release_threads(p.empty(s));
+  }
+};
+
+}  // namespace ts::exec
