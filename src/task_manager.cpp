@@ -2,6 +2,7 @@
 
 #include "ts/print/printout.hpp"
 #include "ts/check/checker.hpp"
+#include "ts/verify/arrival_model.hpp"
 #include "ts/verify/static_checks.hpp"
 #include "unsafe_verdict.hpp"
 
@@ -47,6 +48,8 @@ void TaskManagerBase::collect_groups() {
     model_.groups.push_back(std::move(g));
   }
 }
+
+void TaskManagerBase::derive_pipelines() { verify::derive_pipeline_fields(model_); }
 
 std::vector<ResourceInfoForRecording> TaskManagerBase::recording_infos() const {
   std::vector<ResourceInfoForRecording> v;

@@ -406,7 +406,7 @@ TEST(CaptureErrors, DuplicateResourceNames) {
 }
 
 TEST(Config, FactoriesRejectImpossibleValues) {
-  EXPECT_THROW(ts::PipelineConfig::tma_async({.num_stages = 2, .num_bytes = 0}), ts::ConfigError);
+  EXPECT_THROW(ts::PipelineConfig::tma_async({.num_stages = 2, .num_bytes = -1}), ts::ConfigError);
   EXPECT_THROW(ts::PipelineConfig::async_async({.num_stages = 0}), ts::ConfigError);
   auto c = ts::PipelineConfig::tma_async({.num_stages = 3, .num_bytes = 4096});
   EXPECT_EQ(c.type, ts::PipelineType::TmaAsync);

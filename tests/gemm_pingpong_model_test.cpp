@@ -64,19 +64,10 @@ TEST(GemmPingPongModel, TurnWithoutAConsumerIsRejected) {
   q.tiles_n = 1;
   auto qr = ts::resource("pairs", q);
   auto gmem = ts::resource("gmem_ab", GmemAB{{}, q, p.K});
-  auto tma = ts::PipelineConfig::tma_async({.num_stages = kStages,
-                                            .num_bytes = kBytesA + kBytesB,
-                                            .consumer_group = {ts::Agent::Warp, 4},
-                                            .consumer_signal = ts::Signal::TaskWarpLeader});
-  auto smem = ts::resource("smem_ab", SmemAB{}, tma);
+  auto smem = ts::resource("smem_ab", SmemAB{});  // SmemAB::pipeline
   auto acc = ts::resource("acc", gemm::Accumulator{});
   auto d = ts::resource("d", GmemD{{}, q, p.k_iters(), p.map_d, {}});
-  auto turn = ts::resource("turn", MathTurn{},
-                           ts::PipelineConfig::async_async({.num_stages = 1,
-                                                            .producer_group = {ts::Agent::Warp, 4},
-                                                            .consumer_group = {ts::Agent::Warp, 4},
-                                                            .producer_signal = ts::Signal::TaskWarpLeader,
-                                                            .consumer_signal = ts::Signal::TaskWarpLeader}));
+  auto turn = ts::resource("turn", MathTurn{});  // MathTurn::pipeline
   auto load = ts::Task("Load").warps(0, 1).reads(gmem, qr).writes(smem).schedule(LoadSchedule{}, gmem, smem, qr);
   auto math = ts::Task("Math").warps(4, 4).reads(smem, acc, qr, turn).writes(turn, acc, d).schedule(
       MathSchedule<true>{}, turn, smem, acc, d, qr);

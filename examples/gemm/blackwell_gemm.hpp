@@ -16,15 +16,8 @@ namespace gemm::bw {
 namespace detail {
 inline auto resources(Problem const& p) {
   auto gmem = ts::resource("gmem_ab", GmemAB{{}, p.map_a, p.map_b, p.M, p.N, p.K});
-  auto smem = ts::resource("smem_ab", SmemAB{{}, {}, {}, p.map_a, p.map_b},
-                           ts::PipelineConfig::tma_umma({.num_stages = kStages,
-                                                         .num_bytes = kBytesA + kBytesB,
-                                                         .producer_group = {ts::Agent::Thread, 1}}));
-  // Four epilogue warps release a stage, one arrival each.
-  auto acc = ts::resource("acc", TmemAccumulator{{}, {}, p.k_iters()},
-                          ts::PipelineConfig::umma_async({.num_stages = kAccStages,
-                                                          .consumer_group = {ts::Agent::Warp, 4},
-                                                          .consumer_signal = ts::Signal::TaskWarpLeader}));
+  auto smem = ts::resource("smem_ab", SmemAB{{}, {}, {}, p.map_a, p.map_b});  // SmemAB::pipeline
+  auto acc = ts::resource("acc", TmemAccumulator{{}, {}, p.k_iters()});        // TmemAccumulator::pipeline
   auto out = ts::resource("d", GmemD{{}, p.d, p.M, p.N});
   return std::make_tuple(gmem, smem, acc, out);
 }
@@ -55,11 +48,9 @@ inline auto make_gemm_clc(Problem const& p, ts::Options o = {}) {
   auto [gmem, smem, acc, out] = detail::resources(p);
   DynamicTileQueue q;
   detail::set_tiles(q, p);
-  // Seven warps consume each response (Load, Mma, Scheduler, 4 epilogue), one arrival each.
-  auto tiles = ts::resource("tiles", q,
-                            ts::PipelineConfig::clc_fetch_async({.num_stages = 2,
-                                                                 .consumer_group = {ts::Agent::Warp, 7},
-                                                                 .consumer_signal = ts::Signal::TaskWarpLeader}));
+  // DynamicTileQueue::pipeline: the seven consuming warps (Load, Mma, Scheduler, 4
+  // epilogue) are derived.
+  auto tiles = ts::resource("tiles", q);
   auto load = ts::Task("Load").warps(0, 1).reads(gmem, tiles).writes(smem).schedule(LoadSchedule{}, gmem, smem, tiles);
   auto mma = ts::Task("Mma").warps(1, 1).reads(smem, tiles).writes(acc).schedule(MmaSchedule{}, smem, acc, tiles);
   auto sched = ts::Task("Scheduler").warps(2, 1).reads(tiles).writes(tiles).schedule(ts::SchedulerSchedule{}, tiles);

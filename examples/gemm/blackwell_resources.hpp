@@ -34,6 +34,8 @@ struct UmmaOperands {
 
 // The SMEM ring of A/B boxes: TMA producer, UMMA consumer (TmaUmma).
 struct SmemAB : ts::MemoryResource {
+  // TMA in, tcgen05 MMA out; the stage bytes (A and B slices) are derived from the SMEM below.
+  static constexpr auto pipeline = ts::tma_umma({.num_stages = kStages});
   ts::SmemArray<uint16_t> a, b;
   void const* map_a = nullptr;  // ts::arch::TensorMap2D*
   void const* map_b = nullptr;
@@ -58,6 +60,8 @@ struct SmemAB : ts::MemoryResource {
 // The fp32 accumulator in tensor memory: 128 lanes (tile rows) x 256 columns a stage.
 // UMMA producer (the MMA engine completes a stage through tcgen05.commit), thread consumers.
 struct TmemAccumulator : ts::MemoryResource {
+  // The MMA engine commits, the epilogue warps release (one arrival per warp; group derived).
+  static constexpr auto pipeline = ts::umma_async({.num_stages = kAccStages, .consumer_signal = ts::Signal::TaskWarpLeader});
   ts::TmemColumns cols;
   int k_iters = 0;  // K extent in stages: the MMA task's domain (it never touches GMEM A/B)
   void declare_allocations(ts::Allocations& al) { al.tmem("acc_tmem", cols, kAccStages * kTileN); }

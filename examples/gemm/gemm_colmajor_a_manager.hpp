@@ -20,7 +20,7 @@ inline auto make_gemm_colmajor_a_impl(Problem const& p, ts::Options o) {
   Ring ring;
   ring.map_a = p.map_a;
   ring.map_b = p.map_b;
-  auto smem = ts::resource("smem_ab", ring, ring_config());
+  auto smem = ts::resource("smem_ab", ring);
   auto acc = ts::resource("acc", Acc{});
   auto out = ts::resource("d", GmemD{{}, p.d, p.M, p.N, p.k_iters(), p.map_d, {}});
   auto tiles = ts::resource("tiles", static_queue(p));

@@ -45,6 +45,9 @@ struct GroupedTileQueue : ts::WorkQueue, GroupedTiles {
   TS_HD ts::WorkTile make_tile(int t) const { return grouped_problem_tile(t, num_tiles, tiles_m, tiles_n); }
 };
 struct DynamicGroupedTileQueue : ts::GlobalCounterQueue, GroupedTiles {
+  // Its response ring: 2 stages; every task running the queue epilogue releases, one
+  // arrival per warp (the consumer group, Load + Scheduler + math warps, is derived).
+  static constexpr auto pipeline = ts::clc_fetch_async({.num_stages = 2, .consumer_signal = ts::Signal::TaskWarpLeader});
   TS_HD ts::WorkTile make_tile(int t) const { return grouped_problem_tile(t, num_tiles, tiles_m, tiles_n); }
 };
 

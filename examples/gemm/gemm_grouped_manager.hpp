@@ -28,7 +28,7 @@ inline auto grouped_resources(GroupedProblem const& p) {
   GroupedSmemAB ring;
   ring.map_a = p.maps_a;
   ring.map_b = p.maps_b;
-  auto smem = ts::resource("smem_ab", ring, ring_config());
+  auto smem = ts::resource("smem_ab", ring);
   auto acc = ts::resource("acc", Accumulator{});
   // k_iters of GmemD is unused here (the K loop is bounded per tile by the queue).
   auto out = ts::resource("d", GmemD{{}, p.d, p.groups * p.M, p.N, 0, p.map_d, {}});
@@ -60,7 +60,7 @@ inline auto make_grouped_gemm_dynamic(GroupedProblem const& p, unsigned* counter
   detail::fill_grouped_queue(q, p);
   q.counter = counter;
   q.scratch = scratch;
-  auto tiles = ts::resource("tiles", q, detail::dynamic_queue_config());
+  auto tiles = ts::resource("tiles", q);  // DynamicGroupedTileQueue::pipeline
   return detail::cooperative_dynamic_manager<GroupedLoadSchedule, GroupedMathSchedule>(gmem, smem, acc, out, tiles, o);
 }
 

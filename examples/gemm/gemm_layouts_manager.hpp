@@ -15,7 +15,7 @@ inline auto make_gemm_rowmajor_b(Problem const& p, ts::Options o = {}) {
   SmemABRowB ring;
   ring.map_a = p.map_a;
   ring.map_b = p.map_b;
-  auto smem = ts::resource("smem_ab", ring, detail::ring_config());
+  auto smem = ts::resource("smem_ab", ring);
   auto acc = ts::resource("acc", AccumulatorRowB{});
   auto out = ts::resource("d", GmemD{{}, p.d, p.M, p.N, p.k_iters(), p.map_d, {}});
   auto tiles = ts::resource("tiles", detail::static_queue(p));

@@ -1,7 +1,6 @@
 // Host-side declaration of the Hopper GEMM: resources, tasks, graph, manager.
 #pragma once
 #include "gemm_resources.hpp"
-#include <optional>
 #include <tuple>
 
 #include "ts/ts.hpp"
@@ -20,24 +19,6 @@ struct Problem {
 };
 
 namespace detail {
-
-// The A/B ring's pipeline, shared by every cooperative variant: kStages TMA stages of one
-// A and one B box, released by the 8 math warps' leaders; `cluster` for multicast rings.
-inline ts::PipelineConfig ring_config(std::optional<ts::CtaLayoutVMNK> cluster = std::nullopt) {
-  return ts::PipelineConfig::tma_async({.num_stages = kStages,
-                                        .num_bytes = kBytesA + kBytesB,
-                                        .producer_group = {ts::Agent::Thread, 1},
-                                        .consumer_group = {ts::Agent::Warp, 8},
-                                        .consumer_signal = ts::Signal::TaskWarpLeader,
-                                        .cta_layout_vmnk = cluster});
-}
-
-// The dynamic queue's pipeline: ten warps consume each response (Load, Scheduler, 8 math
-// warps), one arrival each.
-inline ts::PipelineConfig dynamic_queue_config() {
-  return ts::PipelineConfig::clc_fetch_async(
-      {.num_stages = 2, .consumer_group = {ts::Agent::Warp, 10}, .consumer_signal = ts::Signal::TaskWarpLeader});
-}
 
 inline TileQueue static_queue(Problem const& p) {
   TileQueue q;
@@ -73,7 +54,7 @@ auto cooperative_dynamic_manager(G const& gmem, R const& smem, A const& acc, D c
 
 inline auto gemm_resources(Problem const& p) {
   auto gmem = ts::resource("gmem_ab", GmemAB{{}, p.map_a, p.map_b, p.M, p.N, p.K});
-  auto smem = ts::resource("smem_ab", SmemAB{{}, {}, {}, p.map_a, p.map_b}, ring_config());
+  auto smem = ts::resource("smem_ab", SmemAB{{}, {}, {}, p.map_a, p.map_b});
   auto acc = ts::resource("acc", Accumulator{});
   auto out = ts::resource("d", GmemD{{}, p.d, p.M, p.N, p.k_iters(), p.map_d, {}});
   return std::make_tuple(gmem, smem, acc, out);
@@ -91,7 +72,7 @@ inline auto make_gemm_dynamic(Problem const& p, unsigned* counter, ts::QueueResp
   q.scratch = scratch;
   q.tiles_m = p.tiles_m();
   q.tiles_n = p.tiles_n();
-  auto tiles = ts::resource("tiles", q, detail::dynamic_queue_config());
+  auto tiles = ts::resource("tiles", q);  // DynamicTileQueue::pipeline
   return detail::cooperative_dynamic_manager<LoadSchedule, MathSchedule>(gmem, smem, acc, out, tiles, o);
 }
 

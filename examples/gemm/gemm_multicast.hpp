@@ -30,9 +30,10 @@ struct ClusterTileQueue : ts::WorkQueue {
 
 // The ring of the plain GEMM, B loaded as the CTA's multicast half.
 struct SmemAB : gemm::SmemAB {
-  static constexpr ts::StaticPipeline static_pipeline{ts::Engine::Tma,         ts::Engine::Async, kStages,
-                                                      ts::Signal::CtaLeader,   ts::Signal::TaskWarpLeader,
-                                                      uint32_t(kBytesA + kBytesB), kClusterM};
+  // The plain ring's pipeline over a kClusterM x 1 cluster (multicast fan-in kClusterM).
+  static constexpr auto pipeline = ts::tma_async({.num_stages = kStages,
+                                                  .consumer_signal = ts::Signal::TaskWarpLeader,
+                                                  .cta_layout_vmnk = ts::CtaLayoutVMNK{1, kClusterM, 1, 1}});
   void const* map_b_half = nullptr;  // CUtensorMap*: B (N x K) in 128 x 64 boxes, 128-byte swizzle
   TS_HD void load(ts::ProducerStage const& si, TileSource src) const {
 #if defined(__CUDA_ARCH__)

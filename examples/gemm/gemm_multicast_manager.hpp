@@ -19,7 +19,7 @@ inline auto make_gemm_multicast(Problem const& p, void const* map_b_half, ts::Op
   ring.map_a = p.map_a;
   ring.map_b = p.map_b;
   ring.map_b_half = map_b_half;
-  auto smem = ts::resource("smem_ab", ring, detail::ring_config(ts::CtaLayoutVMNK{1, kClusterM, 1, 1}));
+  auto smem = ts::resource("smem_ab", ring);
   auto acc = ts::resource("acc", Accumulator{});
   auto out = ts::resource("d", GmemD{{}, p.d, p.M, p.N, p.k_iters(), p.map_d, {}});
   ClusterTileQueue q;

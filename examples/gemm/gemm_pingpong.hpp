@@ -46,9 +46,8 @@ struct GmemAB : ts::MemoryResource {
 
 // One warp group's ring of 64 x 64 A and 256 x 64 B slices (TmaAsync, kStages deep).
 struct SmemAB : ts::MemoryResource {
-  static constexpr ts::StaticPipeline static_pipeline{ts::Engine::Tma,         ts::Engine::Async, kStages,
-                                                      ts::Signal::CtaLeader,   ts::Signal::TaskWarpLeader,
-                                                      uint32_t(kBytesA + kBytesB), 1};
+  // Released by one math warp group's leaders; group and stage bytes are derived.
+  static constexpr auto pipeline = ts::tma_async({.num_stages = kStages, .consumer_signal = ts::Signal::TaskWarpLeader});
   ts::SmemArray<uint16_t> a, b;
   void const* map_a = nullptr;  // CUtensorMap*: A in 64 x 64 boxes, 128-byte swizzle
   void const* map_b = nullptr;  // CUtensorMap*: B in 256 x 64 boxes
@@ -81,7 +80,11 @@ struct SmemAB : ts::MemoryResource {
 };
 
 // The turn between the two math warp groups: synchronisation only, no data.
-struct MathTurn : ts::MemoryResource {};
+struct MathTurn : ts::MemoryResource {
+  // One stage; each warp of the passing warp group arrives once (groups derived: 4 warps).
+  static constexpr auto pipeline = ts::async_async(
+      {.num_stages = 1, .producer_signal = ts::Signal::TaskWarpLeader, .consumer_signal = ts::Signal::TaskWarpLeader});
+};
 
 // One warp group's D tiles, stored through its own swizzled staging boxes and TMA.
 // The two groups' epilogues run at different times but overlap their in-flight stores,

@@ -24,30 +24,18 @@ inline auto make_gemm_pingpong(Problem const& p, void const* map_a_64, ts::Optio
     q.wg = wg;
     return q;
   };
-  auto tma = [&] {
-    return ts::PipelineConfig::tma_async({.num_stages = kStages,
-                                          .num_bytes = kBytesA + kBytesB,
-                                          .producer_group = {ts::Agent::Thread, 1},
-                                          .consumer_group = {ts::Agent::Warp, 4},
-                                          .consumer_signal = ts::Signal::TaskWarpLeader});
-  };
   auto q0 = ts::resource("pairs0", side(0));
   auto q1 = ts::resource("pairs1", side(1));
   auto gmem0 = ts::resource("gmem_ab0", GmemAB{{}, side(0), p.K});
   auto gmem1 = ts::resource("gmem_ab1", GmemAB{{}, side(1), p.K});
-  auto smem0 = ts::resource("smem_ab0", SmemAB{{}, {}, {}, map_a_64, p.map_b}, tma());
-  auto smem1 = ts::resource("smem_ab1", SmemAB{{}, {}, {}, map_a_64, p.map_b}, tma());
+  auto smem0 = ts::resource("smem_ab0", SmemAB{{}, {}, {}, map_a_64, p.map_b});
+  auto smem1 = ts::resource("smem_ab1", SmemAB{{}, {}, {}, map_a_64, p.map_b});
   auto acc0 = ts::resource("acc0", Accumulator{});
   auto acc1 = ts::resource("acc1", Accumulator{});
   auto d0 = ts::resource("d0", GmemD{{}, side(0), p.k_iters(), p.map_d, {}});
   auto d1 = ts::resource("d1", GmemD{{}, side(1), p.k_iters(), p.map_d, {}});
-  // The turn: one stage, one arrival per warp of the passing warp group.
-  auto turn = ts::resource("turn", MathTurn{},
-                           ts::PipelineConfig::async_async({.num_stages = 1,
-                                                            .producer_group = {ts::Agent::Warp, 4},
-                                                            .consumer_group = {ts::Agent::Warp, 4},
-                                                            .producer_signal = ts::Signal::TaskWarpLeader,
-                                                            .consumer_signal = ts::Signal::TaskWarpLeader}));
+  // The turn (MathTurn::pipeline): one stage, one arrival per warp of the passing warp group.
+  auto turn = ts::resource("turn", MathTurn{});
   auto load0 = ts::Task("Load0").warps(0, 1).reads(gmem0, q0).writes(smem0).schedule(
       ts::with_registers<40>(LoadSchedule{}), gmem0, smem0, q0);
   auto load1 = ts::Task("Load1").warps(1, 1).reads(gmem1, q1).writes(smem1).schedule(

@@ -17,7 +17,7 @@
 #include <cstdint>
 
 #include "ts/runtime/cuda/dynamic_queue.hpp"
-#include "ts/runtime/pipeline_runtime.hpp"
+#include "ts/core/pipeline_config.hpp"
 #include "ts/schedule.hpp"
 #if defined(__CUDA_ARCH__)
 #include <cuda.h>
@@ -68,6 +68,9 @@ struct TileQueue : ts::WorkQueue {
 // Dynamic persistent queue (CLC contract on sm_90a: a global counter behind a
 // ClcFetchAsync pipeline fed by a scheduler task); the tile bodies are unchanged.
 struct DynamicTileQueue : ts::GlobalCounterQueue {
+  // Its response ring: 2 stages; every task running the queue epilogue releases, one
+  // arrival per warp (the consumer group, Load + Scheduler + math warps, is derived).
+  static constexpr auto pipeline = ts::clc_fetch_async({.num_stages = 2, .consumer_signal = ts::Signal::TaskWarpLeader});
   int tiles_m = 0, tiles_n = 0;
   TS_HD ts::WorkTile make_tile(int t) const { return grouped_tile(t, num_tiles, tiles_m, tiles_n); }
 };
@@ -95,11 +98,11 @@ struct StageDescs {
 
 // The SMEM ring of A/B slices (TmaAsync pipeline, kStages deep).
 struct SmemAB : ts::MemoryResource {
-  // The ring's protocol as compile-time constants (detail::ring_config() must agree; the
-  // launcher checks): the executing context's per-op dispatch then folds away.
-  static constexpr ts::StaticPipeline static_pipeline{ts::Engine::Tma,         ts::Engine::Async, kStages,
-                                                      ts::Signal::CtaLeader,   ts::Signal::TaskWarpLeader,
-                                                      uint32_t(kBytesA + kBytesB), 1};
+  // The ring's pipeline, declared once as a compile-time value (the executing context
+  // dispatches on it at compile time): kStages TMA stages released by the math warps'
+  // leaders. The consumer group (the releasing tasks' warps) and the stage bytes (A and B
+  // slices: the SMEM declared below per stage) are derived.
+  static constexpr auto pipeline = ts::tma_async({.num_stages = kStages, .consumer_signal = ts::Signal::TaskWarpLeader});
   ts::SmemArray<uint16_t> a, b;
   void const* map_a = nullptr;
   void const* map_b = nullptr;

@@ -54,6 +54,7 @@ class TaskManagerBase {
   void add_graph(DependencyGraph const& g);
   // Numbers the pipeline groups of the registered resources (SPEC S10).
   void collect_groups();
+  void derive_pipelines();  // the counts configs leave to the verifier (verify::derive_pipeline_fields)
   std::vector<ResourceInfoForRecording> recording_infos() const;
 
   Model model_;
@@ -74,6 +75,7 @@ class TaskManager : public TaskManagerBase {
     add_graph(graph);
     collect_groups();
     std::apply([&](auto const&... t) { (record_task(t), ...); }, tasks_);
+    derive_pipelines();
     check_runtime_names(model_);
   }
   std::tuple<Tasks...> const& tasks() const { return tasks_; }

@@ -1,7 +1,8 @@
 // Host-side resource objects: a named, optionally pipelined instance of a user's
 // resource struct (SPEC S1, S2), created with
 //   auto in   = ts::resource("in", InputGmem{src, n});
-//   auto smem = ts::resource("smem", SmemRing{}, ts::PipelineConfig::async_async({...}));
+//   auto smem = ts::resource("smem", SmemRing{});  // SmemRing::pipeline, a constexpr ts::async_async({...})
+//   auto smem = ts::resource("smem", SmemRing{}, cfg);  // a config built at run time (the type declares none)
 // The value lives in shared storage so the allocator can write its SMEM/TMEM handle
 // offsets once and every copy (tasks, kernel parameters) sees them.
 #pragma once
@@ -24,7 +25,11 @@ struct ResourceDecl {
   std::string name;
   std::string type_name;
   ResourceKind kind = ResourceKind::Memory;
+  // The config the passes, the checker and the layout read: `declared_pipeline` with the
+  // counts it leaves to the verifier filled in (verify::derive_pipeline_fields, run by the
+  // TaskManager once the schedules are recorded).
   std::optional<PipelineConfig> pipeline;
+  std::optional<PipelineConfig> declared_pipeline;  // as written (the type's or the argument)
   Allocations allocations;
   // Pipeline-group membership (SPEC S10), set by ts::pipeline_group.
   std::shared_ptr<GroupDecl const> group;
@@ -63,18 +68,36 @@ class Resource {
   std::shared_ptr<T> value_;
 };
 
+namespace detail {
 template <class T>
-Resource<T> resource(std::string name, T value, std::optional<PipelineConfig> pipeline = std::nullopt) {
+Resource<T> make_resource(std::string name, T value, std::optional<PipelineConfig> pipeline) {
   static_assert(std::is_trivially_copyable_v<T>,
                 "ts::resource: a resource struct is passed to the kernel by value, so it must be trivially copyable");
   auto decl = std::make_shared<ResourceDecl>();
   decl->name = std::move(name);
   decl->type_name = demangle(typeid(T).name());
   decl->kind = resource_kind_of<T>();
-  decl->pipeline = std::move(pipeline);
+  decl->pipeline = pipeline;
+  decl->declared_pipeline = std::move(pipeline);
   auto v = std::make_shared<T>(std::move(value));
   if constexpr (DeclaresAllocations<T>) v->declare_allocations(decl->allocations);
   return Resource<T>(std::move(decl), std::move(v));
+}
+}  // namespace detail
+
+// A resource whose type declares its pipeline (`static constexpr auto pipeline = ...`)
+// takes that one; otherwise it is unpipelined.
+template <class T>
+Resource<T> resource(std::string name, T value) {
+  if constexpr (DeclaresPipeline<T>) return detail::make_resource(std::move(name), std::move(value), T::pipeline);
+  else return detail::make_resource(std::move(name), std::move(value), std::nullopt);
+}
+// A config built at run time, for a type that declares none (its handle then picks the
+// protocol at run time). A type that declares its pipeline is its one source.
+template <class T>
+  requires(!DeclaresPipeline<T>)
+Resource<T> resource(std::string name, T value, std::optional<PipelineConfig> pipeline) {
+  return detail::make_resource(std::move(name), std::move(value), std::move(pipeline));
 }
 
 }  // namespace ts

@@ -46,7 +46,7 @@ class Handle {
   TS_HD void try_acquire() const {
     if (!live()) return;
     hook(SyncOp::TryAcquire);
-    if (pipelined()) pipe_op([](auto, auto& p) { p.try_open_producer(); });
+    if (pipelined()) pipe_op<Side::None>([](auto, auto& p) { p.try_open_producer(); });
   }
   TS_HD void acquire() const { acquire_op(false); }
   // `collapsed`: one member's part of a group op (ts::group(...).acquire()).
@@ -54,31 +54,31 @@ class Handle {
     if (!live()) return;
     hook(SyncOp::Acquire);
     if constexpr (!kPdlLaunch)
-      if (pipelined()) pipe_op([&](auto proto, auto& p) { proto.acquire(p, collapsed); });
+      if (pipelined()) pipe_op<Side::Producer>([&](auto proto, auto& p) { proto.acquire(p, collapsed); });
   }
   TS_HD void commit() const { commit_op(false); }
   TS_HD void commit_op(bool collapsed) const {
     if (!live()) return;
     hook(SyncOp::Commit);
     if constexpr (kPdlLaunch) ctx_->arch_.pdl_launch();
-    else if (pipelined()) pipe_op([&](auto proto, auto& p) { proto.commit(p, collapsed); });
+    else if (pipelined()) pipe_op<Side::Producer>([&](auto proto, auto& p) { proto.commit(p, collapsed); });
   }
   TS_HD void try_wait() const {
     if (!live()) return;
     hook(SyncOp::TryWait);
-    if (pipelined()) pipe_op([](auto, auto& p) { p.try_open_consumer(); });
+    if (pipelined()) pipe_op<Side::None>([](auto, auto& p) { p.try_open_consumer(); });
   }
   TS_HD void wait() const {
     if (!live()) return;
     hook(SyncOp::Wait);
     if constexpr (kPdlWait) ctx_->arch_.pdl_wait();
-    else if (pipelined()) pipe_op([](auto proto, auto& p) { proto.wait(p); });
+    else if (pipelined()) pipe_op<Side::None>([](auto proto, auto& p) { proto.wait(p); });
   }
   TS_HD void release() const { release_op(false); }
   TS_HD void release_op(bool collapsed) const {
     if (!live()) return;
     hook(SyncOp::Release);
-    if (pipelined()) pipe_op([&](auto proto, auto& p) { proto.release(p, collapsed); });
+    if (pipelined()) pipe_op<Side::Consumer>([&](auto proto, auto& p) { proto.release(p, collapsed); });
   }
 
   // ts::group(this, others...) (schedule/group.hpp).
@@ -147,8 +147,10 @@ class Handle {
       ctx_->arch_.on_sync(ctx_->task_id_, id_, op);
     (void)op;
   }
-  // f(protocol, pipe): the protocol class and its view of this handle's pipeline.
-  template <class F>
+  // f(protocol, pipe): the protocol class and its view of this handle's pipeline. `S` is
+  // the side whose engine the op depends on (runtime configs pick the class by it).
+  enum class Side { Producer, Consumer, None };
+  template <Side S, class F>
   TS_HD void pipe_op(F&& f) const {
     if constexpr (kStatic) {
       static_assert(!kPdlWait && !kPdlLaunch, "a PDL resource has no pipeline to declare");
@@ -156,7 +158,9 @@ class Handle {
       f(protocol_t<T::pipeline.type>{}, p);
     } else {
       Pipe<Ctx, RuntimeParams> p{*ctx_, *st_, rt_, RuntimeParams{rt_}, id_};
-      with_protocol(rt_.producer, rt_.consumer, [&](auto proto) { f(proto, p); });
+      if constexpr (S == Side::Producer) with_producer_protocol(rt_.producer, [&](auto proto) { f(proto, p); });
+      else if constexpr (S == Side::Consumer) with_consumer_protocol(rt_.consumer, [&](auto proto) { f(proto, p); });
+      else f(AsyncAsync{}, p);
     }
   }
   TS_HD uint64_t* full_bar(int stage) const {

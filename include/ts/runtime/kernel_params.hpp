@@ -19,24 +19,8 @@
 namespace ts {
 
 namespace detail {
-// A resource that pins its protocol (StaticPipeline) must have that pipeline in the layout.
-template <class R>
-void check_static_pipeline(Model const& model, int id, LaunchLayout const& layout) {
-  if constexpr (requires { R::static_pipeline; }) {
-    std::string why = static_pipeline_mismatch(R::static_pipeline, layout.pipes.at(id));
-    if (!why.empty())
-      throw std::invalid_argument("ts: resource '" + model.resource(id).name +
-                                  "' pins its pipeline at compile time (static_pipeline) but its config differs: " +
-                                  why);
-  }
-}
-
 template <class Sched, class... R>
-TaskParams<Sched, R...> task_params(ScheduledTask<Sched, R...> const& t, TaskModel const& m, Model const& model,
-                                    LaunchLayout const& layout) {
-  [&]<std::size_t... I>(std::index_sequence<I...>) {
-    (check_static_pipeline<R>(model, m.schedule_args[I], layout), ...);
-  }(std::index_sequence_for<R...>{});
+TaskParams<Sched, R...> task_params(ScheduledTask<Sched, R...> const& t, TaskModel const& m) {
   TaskParams<Sched, R...> tp{t.schedule(), {}, {}, m.warp_start, m.num_warps};
   [&]<std::size_t... I>(std::index_sequence<I...>) {
     ((tp.values.template get<I>() = std::get<I>(t.args()).value()), ...);
@@ -93,7 +77,7 @@ KernelParamsFor<M> make_kernel_params(M const& tm, LaunchLayout const& layout) {
   if (layout.pipes.size() > static_cast<size_t>(kMaxResources))
     throw std::length_error("ts: more than kMaxResources resources in one kernel");
   [&]<std::size_t... T>(std::index_sequence<T...>) {
-    ((p.tasks.template get<T>() = detail::task_params(std::get<T>(tm.tasks()), tm.model().tasks[T], tm.model(), layout)),
+    ((p.tasks.template get<T>() = detail::task_params(std::get<T>(tm.tasks()), tm.model().tasks[T])),
      ...);
   }(std::make_index_sequence<std::tuple_size_v<TasksOf<M>>>{});
   for (size_t r = 0; r < layout.pipes.size(); ++r) p.pipes[r] = layout.pipes[r];

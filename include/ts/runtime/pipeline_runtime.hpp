@@ -42,37 +42,4 @@ struct PipelineRuntime {
   int8_t group_member = -1;  // position in the group's declaration order, -1 outside groups
 };
 
-// A resource may pin its pipeline's protocol at compile time:
-//   static constexpr ts::StaticPipeline static_pipeline{Engine::Tma, Engine::Async, 4, ...};
-// The executing context then takes these fields as constants, so the per-op dispatch on
-// engine kinds, signalling and the stage count folds away in the hot loop. The launchers
-// compare them with the layout's PipelineRuntime and refuse a mismatch (the config stays
-// the one source of truth; this is a promise about it).
-struct StaticPipeline {
-  Engine producer = Engine::None;
-  Engine consumer = Engine::None;
-  int num_stages = 1;
-  Signal producer_signal = Signal::All;
-  Signal consumer_signal = Signal::All;
-  uint32_t stage_bytes = 0;
-  int multicast_ctas = 1;
-};
-
-// Empty when the layout's pipeline keeps every pinned field; else the first difference.
-inline const char* static_pipeline_mismatch(StaticPipeline const& s, PipelineRuntime const& p) {
-  if (!p.pipelined || p.kind != ResourceKind::Memory) return "the resource is not a pipelined memory resource";
-  if (s.producer != p.producer) return "producer engine";
-  if (s.consumer != p.consumer) return "consumer engine";
-  if (s.num_stages != p.num_stages) return "num_stages";
-  if (s.producer_signal != p.producer_signal) return "producer signal";
-  if (s.consumer_signal != p.consumer_signal) return "consumer signal";
-  if (s.stage_bytes != p.stage_bytes) return "stage bytes";
-  if (s.multicast_ctas != p.multicast_ctas) return "multicast CTAs";
-  if (p.async_load || p.shared_full || p.shared_empty || p.producer_lanes || p.consumer_lanes)
-    return "cp.async arrivals, pipeline groups and lanes are not pinned";
-  if (p.stride_acquire != 1 || p.stride_commit != 1 || p.stride_wait != 1 || p.stride_release != 1)
-    return "interleave strides";
-  return "";
-}
-
 }  // namespace ts

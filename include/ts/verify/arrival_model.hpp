@@ -39,3 +39,24 @@ ArrivalExpectation expected_arrivals(PipelineConfig const& cfg, SideParticipants
 long long expected_leader_routed_bytes(PipelineConfig const& cfg, int producing_warps);
 
 }  // namespace ts::verify
+
+namespace ts {
+struct Model;
+}
+
+namespace ts::verify {
+
+// The counts a config leaves to the verifier, filled in from the recorded schedules
+// (called by the TaskManager once every schedule is recorded, before any check runs):
+//  - a derived group (size 0, ts::kDerived) becomes the group whose declared arrivals are
+//    what the tasks issuing that side's arriving op deliver (expected_arrivals): All ->
+//    {Thread, arrivals}, TaskWarpLeader -> {Warp, arrivals}, otherwise {Warp, their warps};
+//    a side no task signals keeps one arrival ({Thread, 1}), so S6.10 names the missing op;
+//  - a TMA producer's num_bytes 0 becomes the resource's SMEM on its producer side (or both
+//    sides) per stage; a ConfigError when there is none or it does not split into stages;
+//  - a pipeline group's total bytes are summed again from its members.
+// Each resource's config as written is kept (ResourceDecl::declared_pipeline), so a
+// second manager over the same resources derives again from it.
+void derive_pipeline_fields(Model& m);
+
+}  // namespace ts::verify

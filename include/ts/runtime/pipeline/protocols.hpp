@@ -25,26 +25,23 @@ template <> struct ProtocolOf<PipelineType::ClcFetchAsync> { using type = ClcFet
 template <PipelineType P>
 using protocol_t = typename ProtocolOf<P>::type;
 
-// A runtime config: the type follows from its engines (PipelineConfig::producer_engine /
-// consumer_engine), so the switch reads them.
+// A runtime config. Each op of a protocol class depends only on the engine of its own
+// side (acquire / commit on the producer's, release on the consumer's, wait on neither),
+// so the switch picks a class with that engine: at most four copies of an op, not seven,
+// in code that a runtime config's handle carries for every op site.
 template <class F>
-TS_HD void with_protocol(Engine producer, Engine consumer, F&& f) {
-  bool umma_consumer = consumer == Engine::Umma;
+TS_HD void with_producer_protocol(Engine producer, F&& f) {
   switch (producer) {
-    case Engine::Tma:
-      if (umma_consumer) f(TmaUmma{});
-      else f(TmaAsync{});
-      return;
-    case Engine::Umma:
-      if (umma_consumer) f(UmmaUmma{});
-      else f(UmmaAsync{});
-      return;
+    case Engine::Tma: f(TmaAsync{}); return;
     case Engine::ClcFetch: f(ClcFetchAsync{}); return;
-    default:
-      if (umma_consumer) f(AsyncUmma{});
-      else f(AsyncAsync{});
-      return;
+    case Engine::Umma: f(UmmaAsync{}); return;
+    default: f(AsyncAsync{}); return;
   }
+}
+template <class F>
+TS_HD void with_consumer_protocol(Engine consumer, F&& f) {
+  if (consumer == Engine::Umma) f(TmaUmma{});
+  else f(AsyncAsync{});
 }
 
 }  // namespace ts::exec
