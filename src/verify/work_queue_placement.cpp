@@ -62,6 +62,18 @@ void check_scheduler_order(Model const& m, int task, int q, Diagnostics& out) {
 }  // namespace
 
 void check_work_queue_placement(Model const& m, Diagnostics& out) {
+  // A queue's pipeline is its response ring (SPEC S4.7, S13): ClcFetchAsync, whose
+  // protocol class the executing handle of a queue takes without a runtime switch.
+  for (size_t ri = 0; ri < m.resources.size(); ++ri) {
+    auto const& q = m.resource(static_cast<int>(ri));
+    if (q.kind != ResourceKind::WorkQueue || !q.pipeline || q.pipeline->type == PipelineType::ClcFetchAsync) continue;
+    auto d = at_resource(m, static_cast<int>(ri), "S6.7.queue-pipeline-type",
+                         "work queue '" + q.name + "' has a " + to_string(q.pipeline->type) +
+                             " pipeline; a queue's responses arrive through a ClcFetchAsync pipeline");
+    d.expected = "ClcFetchAsync";
+    d.actual = to_string(q.pipeline->type);
+    out.push_back(d);
+  }
   int persistent = -1;
   for (size_t t = 0; t < m.tasks.size(); ++t)
     if (m.tasks[t].schedule.work_tile_loop >= 0) persistent = static_cast<int>(t);

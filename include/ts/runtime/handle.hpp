@@ -30,6 +30,7 @@ class Handle {
   static constexpr bool kStatic = HasStaticPipeline<T>;
   static constexpr bool kPdlWait = requires { T::is_pdl_wait; };
   static constexpr bool kPdlLaunch = requires { T::is_pdl_launch; };
+  static constexpr bool kWorkQueue = requires { T::is_work_queue; };
 
  public:
   using resource_type = T;
@@ -158,7 +159,8 @@ class Handle {
       f(protocol_t<T::pipeline.type>{}, p);
     } else {
       Pipe<Ctx, RuntimeParams> p{*ctx_, *st_, rt_, RuntimeParams{rt_}, id_};
-      if constexpr (S == Side::Producer) with_producer_protocol(rt_.producer, [&](auto proto) { f(proto, p); });
+      if constexpr (kWorkQueue) f(ClcFetchAsync{}, p);  // a queue's ring is ClcFetchAsync (S6.7)
+      else if constexpr (S == Side::Producer) with_producer_protocol(rt_.producer, [&](auto proto) { f(proto, p); });
       else if constexpr (S == Side::Consumer) with_consumer_protocol(rt_.consumer, [&](auto proto) { f(proto, p); });
       else f(AsyncAsync{}, p);
     }
