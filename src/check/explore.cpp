@@ -132,9 +132,17 @@ struct Search {
     if (kind == "deadlock" && (s[sem.layout().glob] & kEmptyTmaCommit)) {
       auto const& e = c.events.back();
       std::string r = resource_of(e);
-      c.detail = "TMA commit without TMA work: " + runs(e) + " with no producer work on the stage since " + r +
-                 ".acquire(): its full barrier expects " + std::to_string(m.resource(m.tasks[e.task].schedule.steps[e.step].resource).pipeline->num_bytes) +
-                 " transaction bytes that no copy delivers, so a wait on the stage never completes (a hang on hardware)";
+      std::string bytes = std::to_string(m.resource(m.tasks[e.task].schedule.steps[e.step].resource).pipeline->num_bytes);
+      if (m.tasks[e.task].schedule.steps[e.step].kind == SyncOp::Acquire)
+        c.detail = "TMA stage left without a copy: " + runs(e) + " while the stage of " + r +
+                   " it acquired before has had no producer work: a copy lands on the stage of the newest acquire, so "
+                   "that stage's full barrier expects " + bytes +
+                   " transaction bytes that no copy delivers; its commit, and any wait on it, never completes (a hang "
+                   "on hardware)";
+      else
+        c.detail = "TMA commit without TMA work: " + runs(e) + " with no producer work on the stage since " + r +
+                   ".acquire(): its full barrier expects " + bytes +
+                   " transaction bytes that no copy delivers, so a wait on the stage never completes (a hang on hardware)";
       c.blocked.push_back("any task waiting on that stage of " + r + " would hang");
     } else if (kind == "unbalanced" && (s[sem.layout().glob] & kCommitNoAcquire)) {
       auto const& e = c.events.back();

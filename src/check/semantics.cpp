@@ -156,6 +156,7 @@ bool Semantics::visible(uint16_t const* s, int t) const {
     if (s[o] == 0) return true;
     if (p.tma_fill_check && s[o] == 1 && !(s[o + 1] & kFilled)) return true;
   }
+  if (si.effect == Effect::Acquire && p.tma_fill_check && s[o] >= 1 && !(s[o + 1] & kFilled)) return true;
   if (si.effect == Effect::Release && s[o + 3 + 2 * si.consumer_slot] == 0) return true;
   return false;
 }
@@ -238,15 +239,25 @@ void Semantics::successors(uint16_t const* s, int t, std::vector<uint16_t>& out,
           b[lay_.glob] |= kRace;
           b[po + 1] |= kReuseRace;
         }
+      if (ps_.pipes[si.pipe].tma_fill_check) {
+        // A TMA copy lands on the stage of the task's newest acquire (the runtime's
+        // prod_stage): a stage left without one when the next is acquired never gets its
+        // bytes, so its commit, and any wait on it, hangs. Reported here, where it becomes
+        // certain; every older outstanding stage is thus filled, and kFilled speaks of the
+        // newest alone.
+        if (b[po] >= 1 && !(b[po + 1] & kFilled)) b[lay_.glob] |= kEmptyTmaCommit;
+        b[po + 1] &= ~kFilled;
+      }
       ++b[po];
       b[po + 1] &= ~kUmmaPending;  // the producer's acquire completes only after the MMA read
       break;
     case Effect::Commit:
       lw = 0;
-      if (ps_.pipes[si.pipe].tma_fill_check) {
-        // Only where one stage is outstanding is "no work since the last commit" sure to
-        // mean "no work on this stage".
-        if (b[po] == 1 && !(b[po + 1] & kFilled)) b[lay_.glob] |= kEmptyTmaCommit;
+      if (ps_.pipes[si.pipe].tma_fill_check && b[po] == 1) {
+        // The commit closes the oldest outstanding stage. With one outstanding that is the
+        // newest, whose fill kFilled records; with more, it is an older one, filled (the
+        // acquire above reports one that is not) while kFilled still speaks of the newest.
+        if (!(b[po + 1] & kFilled)) b[lay_.glob] |= kEmptyTmaCommit;
         b[po + 1] &= ~kFilled;
       }
       if (b[po] > 0) --b[po];

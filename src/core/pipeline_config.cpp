@@ -183,7 +183,7 @@ int declared_async_arrivals(CooperativeGroup g, Signal s) {
 
 int PipelineConfig::declared_full_arrivals() const {
   if (producer_engine() == Engine::Async) return declared_async_arrivals(producer_group, producer_signal);
-  return 1;  // Tma / ClcFetch: one elected arrive.expect_tx; Umma: one tcgen05.commit
+  return 1;  // Tma / ClcFetch: the elected commit arrival; Umma: one tcgen05.commit
 }
 
 int PipelineConfig::declared_empty_arrivals() const {

@@ -146,7 +146,7 @@ struct PipelineConfig {
   // Arrival counts the runtime initialises a stage's full / empty mbarrier with, as
   // DECLARED by this config, per CTA (docs/pipeline-arrivals.md). Async side: All ->
   // group.threads(), TaskWarpLeader (with or without CtaLeader) -> ceil(threads/32),
-  // CtaLeader -> 1; Tma / ClcFetch producer -> 1 (the elected arrive.expect_tx);
+  // CtaLeader -> 1; Tma / ClcFetch producer -> 1 (the elected commit arrival);
   // Umma side -> 1. The verifier (S6.10) compares them with what the schedules do.
   int declared_full_arrivals() const;
   int declared_empty_arrivals() const;

@@ -4,7 +4,7 @@
 //
 // Backend primitives come from an Arch object (docs/architecture.md, "The Arch interface"):
 //   ThreadCoord const& thread() const;  KernelContext const& kernel() const;
-//   void mbar_arrive(uint64_t*);  void mbar_arrive_expect_tx(uint64_t*, uint32_t);
+//   void mbar_arrive(uint64_t*);  void mbar_expect_tx(uint64_t*, uint32_t);  // arms bytes, no arrival
 //   bool mbar_try_wait(uint64_t*, uint32_t phase);
 //   void mbar_wait(uint64_t*, uint32_t phase, WaitSite const&);
 //   void umma_commit(uint64_t*);                       // MMA-engine arrival (emulated on sm_90)
@@ -169,9 +169,12 @@ class Handle {
       ctx_->arch_.mbar_wait(empty_bar(c.index), c.phase ^ 1u, site(SyncOp::Acquire, c));
     st_->try_acquire_ready = false;
     bool signal_full = !(collapsed && p.shared_full && !p.group_lead);
-    if ((p.producer == Engine::Tma || p.producer == Engine::ClcFetch) && signal_full &&
-        ctx_->signals(Signal::CtaLeader))
-      ctx_->arch_.mbar_arrive_expect_tx(full_bar(c.index), p.stage_bytes);
+    // Tma / ClcFetch: arm the stage's transaction bytes without arriving. The leader's
+    // arrival comes at the commit, so the stage turns full once the commit ran *and* the
+    // bytes landed, as the checker models it (a consumer cannot pass between the copy and
+    // the commit).
+    if (bytes_producer(p) && signal_full && ctx_->signals(Signal::CtaLeader))
+      ctx_->arch_.mbar_expect_tx(full_bar(c.index), p.stage_bytes);
     st_->prod_stage = st_->active_stage = c.index;
     c.advance(p.num_stages, p.stride_acquire);
   }
@@ -192,7 +195,7 @@ class Handle {
     }
     // A leader's arrival publishes the stage the whole task wrote: converge first.
     if (p.producer == Engine::Async) ctx_->converge(p.producer_signal);
-    if (p.producer == Engine::Umma) ctx_->converge(Signal::CtaLeader);
+    if (p.producer == Engine::Umma || bytes_producer(p)) ctx_->converge(Signal::CtaLeader);
     if (p.producer == Engine::Async && ctx_->signals(p.producer_signal)) {
       // AsyncLoad: the arrival fires when this thread's cp.async copies have landed
       // (backends without cp.async arrive directly).
@@ -204,7 +207,9 @@ class Handle {
       }
     }
     if (p.producer == Engine::Umma && ctx_->signals(Signal::CtaLeader)) ctx_->arch_.umma_commit(full_bar(c.index));
-    // Tma / ClcFetch: the phase completes by transaction bytes; nothing to signal.
+    // Tma / ClcFetch: the one arrival the full barrier counts; with the bytes armed in
+    // acquire, the phase completes when they have landed too.
+    if (bytes_producer(p) && ctx_->signals(Signal::CtaLeader)) ctx_->arch_.mbar_arrive(full_bar(c.index));
     c.advance(p.num_stages, p.stride_commit);
   }
   TS_HD void try_wait() const {
@@ -291,6 +296,11 @@ class Handle {
                   "ts::work<M>(h): M is a method of another resource type than the handle's resource");
     if constexpr (HasStepHooks<std::remove_reference_t<decltype(ctx_->arch_)>>)
       if (live()) ctx_->arch_.template on_work<M>(ctx_->task_id_, id_);
+    // Work for an asynchronous engine (a TMA copy, an MMA) is issued by one elected
+    // thread, and the engine's access is ordered only after what that thread did. The
+    // checker treats the work as one step of the whole task: converge the task first, so
+    // every lane's earlier accesses precede the engine's.
+    if (live() && engine_work(W::role)) ctx_->converge(Signal::CtaLeader);
     typename W::stage_type si;
     fill(si, W::role);
     return call<M>(si, typename W::ct_params{}, std::forward<A>(args)...);
@@ -324,6 +334,18 @@ class Handle {
     (void)op;
   }
   TS_HD PipelineRuntime const& pipe() const { return pipe_; }
+  // Producers whose stage completes by transaction bytes (a TMA or CLC/queue copy).
+  TS_HD static bool bytes_producer(PipelineRuntime const& p) {
+    return p.producer == Engine::Tma || p.producer == Engine::ClcFetch;
+  }
+  // Work on this side of the pipe is handed to an engine rather than done by the threads.
+  TS_HD bool engine_work(WorkRole role) const {
+    auto const& p = pipe();
+    if (!p.pipelined) return false;
+    if (role == WorkRole::Producer) return p.producer == Engine::Tma || p.producer == Engine::Umma;
+    if (role == WorkRole::Consumer) return p.consumer == Engine::Umma;
+    return false;
+  }
   // Compile-time protocol fields (StaticPipeline; checked against the layout at launch).
   TS_HD void pin(StaticPipeline const& s) {
     pipe_.kind = ResourceKind::Memory;
@@ -461,8 +483,8 @@ class Context {
   //     before the leader's release-arrive); the barrier counts one arrival per warp;
   //   CtaLeader: one thread arrives for all the task's warps: one warp converges, several
   //     meet at the task's named barrier (bar.sync kTaskBarrierBase + task, task threads).
-  // Acquire's expect_tx and fetch_work_tile need none: they publish only the leader's own
-  // copy issue, after the leader's own wait (the stage's contents are published by commit).
+  // Acquire's expect_tx and fetch_work_tile need none: they publish nothing (a TMA or
+  // queue stage is published by the commit's arrival, after the task converged).
   TS_HD void converge(Signal m) {
     if constexpr (requires { arch_.warp_sync(); }) {
       if (m == Signal::All) return;
