@@ -21,8 +21,12 @@
 namespace {
 using namespace prop;
 
+// Three tasks, at most two rings (the second not split) keep each property within
+// ctest's 300 s on two shared cores (measured alone: reduction 99 s; 292 s before the second ring lost its split).
 Recipe with_turns(Recipe r) {
-  r.tasks = std::max(r.tasks, 3);
+  r.tasks = 3;
+  if (r.pipes.size() > 1 && r.pipes[1].split != Split::None) r.pipes.resize(1);  // one split shape at a time
+  if (r.pipes.size() > 2) r.pipes.resize(2);
   if (r.pipes.empty()) r.pipes.push_back({});
   r.pipes[0].split = Split::Turns;
   r.pipes[0].flavor = r.pipes[0].flavor == PipeFlavor::TmaUmma ? PipeFlavor::Async : r.pipes[0].flavor;
@@ -49,7 +53,7 @@ RC_GTEST_PROP(Turns, ParametricAgreesWithConcreteLengths, (Recipe recipe)) {
   RC_TAG(verdict_name(param.verdict), param.kind);
   RC_PRE(param.verdict != ts::Verdict::Incomplete);
   bool any_unsafe = false;
-  for (long long k : {0, 1, 2}) {  // three lengths keep this property within ctest's 300 s
+  for (long long k : {0, 1, 2}) {
     auto c = check(m, false, {k});
     RC_PRE(c.verdict != ts::Verdict::Incomplete);
     if (param.safe()) RC_ASSERT(c.safe());
