@@ -69,9 +69,27 @@ struct Builder {
     // A TMA copy under a condition of its own (key 3): when it is false, the commit arms
     // the stage for bytes no copy delivers, a hang ("TMA commit without TMA work").
     Node copy = tma && pr.guarded_copy ? block(Op::WhenTrue, {op(fill, ring_slot)}, 3) : op(fill, ring_slot);
+    size_t producer_before = P.body.size();
     append(P.body, wrap(pr, {op(Op::Acquire, ring_slot), copy, op(Op::Commit, ring_slot)}));
 
     std::vector<Node> use = {op(Op::Wait, ring_slot), op(read, ring_slot)};
+    // Turn-taking consumers: a third task takes every second stage; each passes over the
+    // other's stage with skip(1). Two commits per step, so every stage has its taker.
+    int other = (cons + 1) % tasks;
+    if (pr.split == Split::Turns && other != prod && !mma) {
+      std::vector<Node> fill_one = {op(Op::Acquire, ring_slot), copy, op(Op::Commit, ring_slot)};
+      P.body.resize(producer_before);  // the single fill appended above becomes two
+      std::vector<Node> two = fill_one;
+      append(two, fill_one);
+      append(P.body, wrap(pr, two));
+      use.push_back(op(Op::Release, ring_slot));  // no scratch: the turn-takers share no plain buffer
+      std::vector<Node> first = use, second = {Node{Op::Skip, ring_slot, 0, 1, 0, {}}};
+      first.push_back(Node{Op::Skip, ring_slot, 0, 1, 0, {}});
+      append(second, use);
+      append(C.body, wrap(pr, first, true));
+      append(p.tasks[other].body, wrap(pr, second, true));
+      return;
+    }
     if (pr.scratch != Scratch::None) {
       int x = take_slot();
       if (x >= 0) {

@@ -264,6 +264,25 @@ class Handle {
     c.advance(p.num_stages, p.stride_release);
   }
 
+  // Turn-taking consumers (docs/turns.md): pass over `n` stages another consumer task of
+  // the ring waits for and releases. Only this thread's wait and release counters move
+  // (index and phase, as n waits and n releases would move them); no barrier is touched.
+  // The checker proves the skipped stages are the other task's and that no later wait
+  // lands two phases ahead of its barrier (parity aliasing).
+  TS_HD void skip(long long n) const {
+    if (!live()) return;
+    hook(SyncOp::Skip);
+    if (!pipe().pipelined || n <= 0) return;
+    int S = pipe().num_stages;
+    auto pass = [&](PipelineCounter& c) {
+      long long to = c.index + n;
+      c.phase ^= uint32_t((to / S) & 1);
+      c.index = int(to % S);
+    };
+    pass(st_->cons_open);
+    pass(st_->cons_close);
+  }
+
   // ts::group(this, others...) (schedule/group.hpp).
   template <class... H>
   TS_HD auto group_with(H const&... others) const {
