@@ -6,6 +6,7 @@
 #   ts_bench_gemm M N K: static, hand-written twin, dynamic scheduler, row-major B,
 #     column-major A, column-major A + row-major B (128 x 256 tiles: 4096x4096 and
 #     2048x8192 are 512 tiles); ts_bench_pingpong / ts_bench_multicast M N K;
+#   ts_bench_imbalance 0 s: the grouped GEMM (static and dynamic) on 512 tiles of unequal K;
 #   ts_examples_cuda BYTES: the five copies and examples 11-13 (64 MiB: 2048 TMA stages of
 #     32 KiB, 528 CTAs for the group examples).
 # Usage: scripts/gpu_sanitize.sh [build-dir] [tools] [runs]   (defaults: build-gpu,
@@ -15,7 +16,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build-gpu}
 tools=${2:-racecheck synccheck}
-runs=${3:-gemm_4096x4096x512 gemm_2048x8192x1024 pingpong_4096x4096x512 multicast_4096x4096x512 examples_64MiB}
+runs=${3:-gemm_4096x4096x512 gemm_2048x8192x1024 pingpong_4096x4096x512 multicast_4096x4096x512 grouped_512tiles examples_64MiB}
 out=${OUT:-out}
 mkdir -p "$out"
 limit=${SANITIZE_TIMEOUT:-280}
@@ -28,6 +29,8 @@ command_of() {
     pingpong_4096x4096x512) echo "$build/bench/gemm/ts_bench_pingpong 4096 4096 512" ;;
     multicast_4096x4096x512) echo "$build/bench/gemm/ts_bench_multicast 4096 4096 512" ;;
     examples_64MiB) echo "$build/examples/ts_examples_cuda 67112960" ;;
+    # The grouped GEMM, static and dynamic schedulers, 512 tiles of unequal K (case s).
+    grouped_512tiles) echo "$build/bench/gemm/ts_bench_imbalance 0 s" ;;
     # One layout variant alone: synccheck of the whole ts_bench_gemm run takes minutes.
     gemm_cola_4096x4096x512) echo "$build/bench/gemm/ts_bench_gemm cola 4096 4096 512" ;;
     gemm_colab_4096x4096x512) echo "$build/bench/gemm/ts_bench_gemm colab 4096 4096 512" ;;

@@ -151,12 +151,12 @@ struct Drain1 {
 };
 }  // namespace
 
-TEST(CpuDeadlock, IndependentLanesOfATmaProducerMeetAtItsCommit) {
+TEST(CpuDeadlock, TmaCommitKeepsIndependentLanesInStep) {
   // Without lane reconvergence a non-signalling lane of a CtaLeader (TMA) producer could
-  // fall two phases behind its empty barrier and hang while the commit signalled
-  // nothing. The TMA commit is now the stage's elected arrival and converges the task
-  // first (runtime/pipeline/tma_async.hpp), so the lanes meet there on every seed.
-  int deadlocks = 0;
+  // fall two phases behind its empty barrier, and some seeds hung (this test counted
+  // those deadlocks while the TMA commit signalled nothing). The commit now converges the
+  // task before its leader's arrival, so even independently scheduled lanes stay within
+  // a phase of each other: every seed runs clean.
   std::vector<int32_t> g(32, 1);
   for (uint64_t seed = 1; seed <= 8; ++seed) {
     auto ring = ts::resource("ring", TmaStage{{}, {}, g.data()},
@@ -168,13 +168,7 @@ TEST(CpuDeadlock, IndependentLanesOfATmaProducerMeetAtItsCommit) {
     auto c = ts::Task("Consumer").warps(1, 1).reads(ring).schedule(Drain1{}, ring);
     auto tm = ts::TaskManager(ts::tasks(p, c), ts::DependencyGraph{{ring, {}}}, quiet());
     tm.print_and_verify();
-    ts::cpu::run(tm, {.seed = seed});  // converged lanes: always fine
-    try {
-      ts::cpu::run(tm, {.seed = seed, .converged_warps = false});
-    } catch (ts::cpu::DeadlockError const& e) {
-      ++deadlocks;
-      EXPECT_NE(std::string(e.what()).find("task 'Producer'"), std::string::npos) << e.what();
-    }
+    ts::cpu::run(tm, {.seed = seed});
+    EXPECT_NO_THROW(ts::cpu::run(tm, {.seed = seed, .converged_warps = false})) << "seed " << seed;
   }
-  EXPECT_EQ(deadlocks, 0);
 }

@@ -18,7 +18,6 @@ struct TraceArch {
   ts::ThreadCoord const& thread() const { return coord; }
   ts::KernelContext const& kernel() const { return kctx; }
   void mbar_arrive(uint64_t*) { log->push_back("arrive"); }
-  void mbar_arrive_expect_tx(uint64_t*, uint32_t) { log->push_back("arrive_expect_tx"); }
   void mbar_expect_tx(uint64_t*, uint32_t) { log->push_back("expect_tx"); }
   bool mbar_try_wait(uint64_t*, uint32_t) { return true; }
   void mbar_wait(uint64_t*, uint32_t, ts::WaitSite const&) { log->push_back("wait"); }

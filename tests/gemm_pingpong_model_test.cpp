@@ -49,7 +49,7 @@ TEST(GemmPingPongModel, LayoutFitsAndPairsCoverOddTileCounts) {
   q.wg = 0;
   EXPECT_FALSE(q.missing(pair1));
   EXPECT_FALSE(gemm::pingpong::prefer_pingpong(p, 132));  // measured: cooperative everywhere (docs/gemm.md)
-  // The rings pin their protocol (StaticPipeline): the pin agrees with the config.
+  // The rings declare their pipeline in their type (SmemAB::pipeline): the parameters build.
   EXPECT_NO_THROW(ts::make_kernel_params(tm, L));
 }
 

@@ -20,7 +20,12 @@
 // Static and dynamic are timed alternately (medians of 41 each after 20 warm-up pairs), so
 // clock and power drift weighs on both alike. The ideal is described at calibrate().
 //
-// Usage: ts_bench_imbalance [busy_sms=44] [a|b|ab]
+// Case (s), for the sanitizers (scripts/gpu_sanitize.sh): one small grouped mix of 512
+// tiles (16 experts of 1024 x 1024, K = 2 x 2048 + 14 x 512), static and dynamic, each
+// checked against cuBLAS, no timing: the cases above run minutes under racecheck, most of
+// it in the cuBLAS reference at K = 16384.
+//
+// Usage: ts_bench_imbalance [busy_sms=44] [a|b|s|ab]
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -262,6 +267,32 @@ void case_b() {
   BENCH_CUBLAS(cublasDestroy(h));
 }
 
+// Case (s): one grouped mix, checked, not timed.
+void case_s() {
+  cudaDeviceProp prop;
+  BENCH_CHECK(cudaGetDeviceProperties(&prop, 0));
+  int sms = prop.multiProcessorCount;
+  cublasHandle_t h;
+  BENCH_CUBLAS(cublasCreate(&h));
+  std::vector<int> ks(2, 2048);
+  ks.insert(ks.end(), 14, 512);
+  bench::GroupedGemm g(1024, 1024, ks, sms, 401);
+  g.reference(h);
+  double err[2];
+  for (int dynamic = 0; dynamic < 2; ++dynamic) {
+    g.poison();
+    if (dynamic) g.launch_dynamic();
+    else g.launch_static();
+    BENCH_CHECK(cudaGetLastError());
+    BENCH_CHECK(cudaDeviceSynchronize());
+    err[dynamic] = g.max_group_error();
+  }
+  std::printf("check imbalance_grouped size=%dx1024x1024:K=2x2048+14x512 tiles=%d max_group_err_vs_cublas "
+              "static=%.2e dynamic=%.2e %s\n",
+              g.groups(), g.p.num_tiles(), err[0], err[1], (err[0] < 1e-2 && err[1] < 1e-2) ? "OK" : "MISMATCH");
+  BENCH_CUBLAS(cublasDestroy(h));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -269,5 +300,6 @@ int main(int argc, char** argv) {
   std::string which = argc > 2 ? argv[2] : "ab";
   if (which.find('a') != std::string::npos) case_a(hogs);
   if (which.find('b') != std::string::npos) case_b();
+  if (which.find('s') != std::string::npos) case_s();
   return 0;
 }

@@ -111,7 +111,20 @@ Checked check_lengths(Model const& model, ProgramSet const& ps, Config base) {
   } else {
     bool parametric_done = false;
     std::vector<long long> drift_lengths;
-    if (o.check_lengths.empty()) {
+    if (o.check_lengths.empty() && ps.runtime_skips) {
+      // A skip by a runtime length moves a consumer by the loop length itself, which the
+      // parametric abstraction (iterations relative to the slowest task) does not keep:
+      // concrete lengths up to past twice the deepest turn ring, where parity aliasing
+      // (a wait num_stages ahead) first shows.
+      int deepest = 1;
+      for (auto const& p : ps.pipes)
+        if (p.turns) deepest = std::max(deepest, p.stages);
+      long long top = std::max<long long>(4, 2 * deepest + 2);
+      for (long long k = ps.min_runtime_trip; k <= top; ++k) drift_lengths.push_back(k);
+      scope = "the parametric proof does not apply to a skip by a runtime length (docs/turns.md); checked every "
+              "domain length k = " + std::to_string(ps.min_runtime_trip) + ".." + std::to_string(top) +
+              " (2 x the deepest turn ring + 2); longer lengths are not covered";
+    } else if (o.check_lengths.empty()) {
       Config pc = base;
       pc.parametric = true;
       pc.min_length = ps.min_runtime_trip;

@@ -132,9 +132,17 @@ struct Search {
     if (kind == "deadlock" && (s[sem.layout().glob] & kEmptyTmaCommit)) {
       auto const& e = c.events.back();
       std::string r = resource_of(e);
-      c.detail = "TMA commit without TMA work: " + runs(e) + " with no producer work on the stage since " + r +
-                 ".acquire(): its full barrier expects " + std::to_string(m.resource(m.tasks[e.task].schedule.steps[e.step].resource).pipeline->num_bytes) +
-                 " transaction bytes that no copy delivers, so a wait on the stage never completes (a hang on hardware)";
+      std::string bytes = std::to_string(m.resource(m.tasks[e.task].schedule.steps[e.step].resource).pipeline->num_bytes);
+      if (m.tasks[e.task].schedule.steps[e.step].kind == SyncOp::Acquire)
+        c.detail = "TMA stage left without a copy: " + runs(e) + " while the stage of " + r +
+                   " it acquired before has had no producer work: a copy lands on the stage of the newest acquire, so "
+                   "that stage's full barrier expects " + bytes +
+                   " transaction bytes that no copy delivers; its commit, and any wait on it, never completes (a hang "
+                   "on hardware)";
+      else
+        c.detail = "TMA commit without TMA work: " + runs(e) + " with no producer work on the stage since " + r +
+                   ".acquire(): its full barrier expects " + bytes +
+                   " transaction bytes that no copy delivers, so a wait on the stage never completes (a hang on hardware)";
       c.blocked.push_back("any task waiting on that stage of " + r + " would hang");
     } else if (kind == "unbalanced" && (s[sem.layout().glob] & kCommitNoAcquire)) {
       auto const& e = c.events.back();
@@ -144,6 +152,8 @@ struct Search {
       for (int t = 0; t < nt; ++t)
         if (!sem.at_end(s, t)) c.blocked.push_back(where(s, t, idx) + " is blocked");
       c.detail = "no task can move while work remains";
+    } else if (kind == "unbalanced" && (s[sem.layout().glob] & kEarlyRelease) && turn_flag(s, kTurnRelease) >= 0) {
+      c.detail = turn_release_detail(c.events.back());
     } else if (kind == "unbalanced" && (s[sem.layout().glob] & kEarlyRelease)) {
       auto const& e = c.events.back();
       int r = m.tasks[e.task].schedule.steps[e.step].resource;
@@ -154,6 +164,17 @@ struct Search {
         int o = sem.layout().pipe_off[p];
         std::string r = m.resource(ps.pipes[p].resource).name;
         if (s[o]) c.detail += r + ": " + std::to_string(s[o]) + " acquire(s) never committed; ";
+        if (int to = sem.layout().turn_off[p]; to >= 0) {
+          for (int st = 0; st < ps.pipes[p].stages; ++st)
+            if (s[to + 1 + st] != 1)
+              c.detail += r + ": stage " + std::to_string(st) + " committed but never released: no turn-taker (" +
+                          consumers_of(p) + ") waited for its last commit; ";
+          for (int k = 0; k < sem.layout().pipe_slots[p]; ++k)
+            if (s[o + 3 + 2 * k] && ps.pipes[p].consumers[k] >= 0)
+              c.detail += r + ": " + std::to_string(s[o + 3 + 2 * k]) + " wait(s) never released by " +
+                          m.tasks[ps.pipes[p].consumers[k]].name + "; ";
+          continue;
+        }
         for (int k = 0; k < sem.layout().pipe_slots[p]; ++k) {
           auto role = ps.pipes[p].roles[k];
           int t = ps.pipes[p].consumers[k];
@@ -185,6 +206,20 @@ struct Search {
           }
         }
       }
+    } else if (kind == "race" && turn_flag(s, kTurnPhase) >= 0) {
+      c.detail = turn_phase_detail(s, c.events);
+    } else if (kind == "race" && turn_flag(s, kReuseRace) >= 0) {
+      auto const& e = c.events.back();
+      int p = turn_flag(s, kReuseRace);
+      std::string holders;
+      int o = sem.layout().pipe_off[p];
+      for (size_t k = 0; k < ps.pipes[p].consumers.size(); ++k)
+        if (s[o + 3 + 2 * k] && ps.pipes[p].consumers[k] >= 0)
+          holders += (holders.empty() ? "" : ", ") + m.tasks[ps.pipes[p].consumers[k]].name;
+      c.detail = "stage reuse race: " + runs(e) + " refills stage " + std::to_string(turn_stage_of_acquire(s, p)) +
+                 " of " + resource_of(e) + " while " + holders +
+                 " still holds an earlier commit of that stage (waited, not released): another turn-taker released "
+                 "it first, so two consumers took one commit";
     } else if (kind == "race") {
       for (auto const& p : ps.pairs) {
         int wa = -2, wb = -2, ra = -2, rb = -2;
@@ -224,6 +259,78 @@ struct Search {
                  " while no task has completed a wait on a PdlWait resource";
     }
     res.failure = std::move(c);
+  }
+
+  // Turn pipes (docs/turns.md): the pipe whose flag word has `bit`, or -1.
+  int turn_flag(uint16_t const* s, uint16_t bit) const {
+    for (size_t p = 0; p < ps.pipes.size(); ++p)
+      if (sem.layout().turn_off[p] >= 0 && (s[sem.layout().pipe_off[p] + 1] & bit)) return static_cast<int>(p);
+    return -1;
+  }
+  size_t pipe_of(int resource) const {
+    for (size_t p = 0; p < ps.pipes.size(); ++p)
+      if (ps.pipes[p].resource == resource) return p;
+    return 0;
+  }
+  std::string consumers_of(size_t p) const {
+    std::string l;
+    for (int t : ps.pipes[p].consumers)
+      if (t >= 0) l += (l.empty() ? "" : ", ") + m.tasks[t].name;
+    return l;
+  }
+  // The stage the last acquire took: head + U - 1 after it.
+  int turn_stage_of_acquire(uint16_t const* s, int p) const {
+    int S = ps.pipes[p].stages, o = sem.layout().pipe_off[p], to = sem.layout().turn_off[p];
+    return ((s[to] + s[o] - 1) % S + S) % S;
+  }
+  std::string event_text(Event const& e) const {
+    std::string w = m.tasks[e.task].name + " runs " + m.step_text(e.task, e.step) + " (step " + std::to_string(e.step) +
+                    ", " + ir::to_string(e.section);
+    if (e.iteration >= 0) w += ", iteration " + std::to_string(e.iteration);
+    if (e.tile >= 0) w += ", tile " + std::to_string(e.tile);
+    return w + ")";
+  }
+  std::string turn_release_detail(Event const& e) const {
+    auto const& st = m.tasks[e.task].schedule.steps[e.step];
+    std::string r = m.resource(st.resource).name;
+    if (st.kind == SyncOp::Skip)
+      return "skip over held stages: " + event_text(e) + " while it holds waited, unreleased stages of " + r +
+             ": its release counter would pass over them and its later releases free stages it never waited. "
+             "Expected every wait released before " + r + ".skip(), got a held stage";
+    return "release of a free stage: " + event_text(e) + " arrives on a stage of " + r +
+           " whose empty barrier already counts it free: the commit was released by another turn-taker too (two "
+           "consumers took it) or the release matches no wait of its turn. Expected each commit of " + r +
+           " waited and released by exactly one of " + consumers_of(pipe_of(st.resource)) + ", got a second release";
+  }
+  // The wait that passed on a wrong phase: stage, the phase waited, the phases reached
+  // (absolute, from the commits of the run).
+  std::string turn_phase_detail(uint16_t const* s, std::vector<Event> const& events) const {
+    auto const& e = events.back();
+    auto const& st = m.tasks[e.task].schedule.steps[e.step];
+    int p = turn_flag(s, kTurnPhase);
+    int S = ps.pipes[p].stages, o = sem.layout().pipe_off[p], to = sem.layout().turn_off[p];
+    int slot = ps.steps[e.task][e.step].consumer_slot;
+    long long P = 0;
+    for (auto const& x : events)
+      if (m.tasks[x.task].schedule.steps[x.step].kind == SyncOp::Commit &&
+          m.tasks[x.task].schedule.steps[x.step].resource == st.resource)
+        ++P;
+    long long w = P - s[o + 2 + 2 * slot] + s[to + 1 + S + slot];
+    long long stage = w % S, phase = w / S;
+    long long done = P > stage ? (P - 1 - stage) / S + 1 : 0;
+    std::string r = m.resource(st.resource).name;
+    std::string what = phase >= done + 1
+                           ? "the wait is " + std::to_string(phase - done + 1) +
+                                 " phases ahead of the barrier, so try_wait.parity passes at once on an old phase "
+                                 "(silent garbage on hardware). Order the turn-takers (an order barrier) so a consumer "
+                                 "waits only once the producer is within num_stages of its position"
+                           : "the stage was refilled past that phase: another turn-taker released it (two consumers "
+                             "took one commit), so the wait reads a later commit's data";
+    return "parity aliasing: " + event_text(e) + " waits on stage " + std::to_string(stage) + " of " + r +
+           " for phase " + std::to_string(phase) + " (commit " + std::to_string(w) + ") while the stage's full "
+           "barrier has completed " + std::to_string(done) + " phase(s) (" + std::to_string(P) + " commits so far): " +
+           what + ". Expected phase reached = " + std::to_string(phase) + " or " + std::to_string(phase + 1) +
+           ", got " + std::to_string(done);
   }
 
   uint64_t choose(uint16_t const* s, uint64_t enabled) const {

@@ -7,6 +7,7 @@
 
 #include "ts/check/length_classes.hpp"
 #include "ts/schedule/expand.hpp"
+#include "ts/schedule/turns.hpp"
 
 namespace ts::check {
 namespace {
@@ -169,12 +170,16 @@ void assign_consumer_slots(Model const& m, std::vector<int> const& pipe_of, Prog
         waits |= s.kind == SyncOp::Wait;
         releases |= s.kind == SyncOp::Release;
       }
-      if (!waits && !releases) continue;
+      bool skips = false;
+      for (auto const& s : m.tasks[t].schedule.steps)
+        skips |= s.kind == SyncOp::Skip && s.resource >= 0 && pipe_of[s.resource] == static_cast<int>(p);
+      if (!waits && !releases && !skips) continue;
       any_waiter |= waits;
       any_releaser |= releases;
       pipe.consumers.push_back(t);
-      pipe.roles.push_back(waits && releases ? SlotRole::WaitRelease : waits ? SlotRole::WaitOnly : SlotRole::ReleaseOnly);
-      if (!(waits && releases)) pipe.split = true;
+      // A turn-taker that only skips holds a WaitRelease slot (it never takes a turn).
+      pipe.roles.push_back(waits == releases ? SlotRole::WaitRelease : waits ? SlotRole::WaitOnly : SlotRole::ReleaseOnly);
+      if (waits != releases) pipe.split = true;
     }
     if (!any_releaser) {
       pipe.consumers.push_back(-1);
@@ -392,6 +397,23 @@ ProgramSet compile(Model const& m) {
             si.consumer_slot = slot;
           }
           break;
+        case SK::Skip:
+          if (pipe >= 0) {
+            si.effect = Effect::StageSkip;
+            si.pipe = pipe;
+            ps.pipes[pipe].users |= uint64_t(1) << t;
+            ps.pipes[pipe].turns = true;
+            auto const& cons = ps.pipes[pipe].consumers;
+            si.consumer_slot = static_cast<int>(std::find(cons.begin(), cons.end(), t) - cons.begin());
+            if (s.count.kind == ir::Bound::Kind::Static) {
+              si.skip_static = std::max<long long>(s.count.value, 0);
+            } else {
+              si.skip_task = turn_count_task(m, s.resource, s.count, t);
+              ps.runtime_skips = true;
+              if (si.skip_task < 0) si.skip_task = t;  // S6.26.skip-count rejects it; the own loop's length
+            }
+          }
+          break;
         default: break;  // try_ ops, queue bookkeeping, break: local
       }
     }
@@ -434,7 +456,7 @@ ProgramSet compile(Model const& m) {
   }
   for (int t = 0; t < nt; ++t) ps.tasks[t].may_read = may_read(ps.tasks[t], m.tasks[t].schedule, ps, pipe_of, t);
   for (auto& p : ps.pipes) {
-    if (p.split || p.phantom_consumer) continue;  // lanes only for tasks that wait and release
+    if (p.split || p.phantom_consumer || p.turns) continue;  // lanes only for tasks that wait and release
     auto lanes = consumer_lanes(m, p.resource, p.consumers);
     if (lanes.empty()) continue;
     p.lanes = static_cast<int>(lanes.size());

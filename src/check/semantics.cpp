@@ -17,6 +17,8 @@ Semantics::Semantics(Model const& m, ProgramSet const& ps, Config const& cfg) : 
       if (p.roles[k] == SlotRole::WaitOnly)
         wait_only_.push_back({static_cast<int>(lay_.pipe_off.size()) - 1, k, p.consumers[k]});
     w += 2 + 2 * slots;
+    lay_.turn_off.push_back(p.turns ? w : -1);
+    if (p.turns) w += 1 + p.stages + slots;
   }
   lay_.glob = w;
   w += kGlobWords;
@@ -94,6 +96,9 @@ void Semantics::initial(std::vector<std::vector<uint16_t>>& out) const {
       if (tile_mode_) b[lay_.glob + kGlobTilesLeft] = kUnknown;  // T >= 0
       else b[lay_.glob + kGlobSkipMask] = static_cast<uint16_t>(variant);
       for (int i = 0; i < lay_.nslots; ++i) b[lay_.slots_off + 2 * i + 1] = slot_rem_init_;
+      for (size_t p = 0; p < ps_.pipes.size(); ++p)  // every stage of a turn pipe starts free
+        if (lay_.turn_off[p] >= 0)
+          for (int k = 0; k < ps_.pipes[p].stages; ++k) b[lay_.turn_off[p] + 1 + k] = 1;
       // Run every task up to its first step; conditions on the way fork.
       std::vector<std::vector<uint16_t>> cur{b};
       for (int t = 0; t < lay_.tasks; ++t) {
@@ -147,7 +152,7 @@ bool Semantics::visible(uint16_t const* s, int t) const {
     default: break;
   }
   auto const& p = ps_.pipes[si.pipe];
-  if (p.aliased || p.split || !p.fenced_reads.empty()) return true;
+  if (p.aliased || p.split || p.turns || !p.fenced_reads.empty()) return true;
   int o = lay_.pipe_off[si.pipe];
   // Acquires and commits of a pipe whose producer side spans tasks do not commute (a
   // commit's outcome depends on the other task's acquire): never expanded alone.
@@ -156,6 +161,7 @@ bool Semantics::visible(uint16_t const* s, int t) const {
     if (s[o] == 0) return true;
     if (p.tma_fill_check && s[o] == 1 && !(s[o + 1] & kFilled)) return true;
   }
+  if (si.effect == Effect::Acquire && p.tma_fill_check && s[o] >= 1 && !(s[o + 1] & kFilled)) return true;
   if (si.effect == Effect::Release && s[o + 3 + 2 * si.consumer_slot] == 0) return true;
   return false;
 }
@@ -165,6 +171,15 @@ bool Semantics::enabled(uint16_t const* s, int t) const {
   if (at_silent_pause(s, t)) return true;
   if (in.op != Op::Step) return false;
   auto const& si = ps_.steps[t][in.step];
+  if (si.pipe >= 0 && lay_.turn_off[si.pipe] >= 0) {
+    int o = lay_.pipe_off[si.pipe], to = lay_.turn_off[si.pipe], S = ps_.pipes[si.pipe].stages;
+    if (si.effect == Effect::Acquire) return s[to + 1 + (s[to] + s[o]) % S] > 0;
+    // A wait passes when its commit is there, and also (a failure, flagged by the step)
+    // where try_wait.parity passes on a wrong phase: >= S ahead of the producer.
+    if (si.effect == Effect::Wait)
+      return s[o + 2 + 2 * si.consumer_slot] > 0 || s[to + 1 + S + si.consumer_slot] >= S;
+    return true;
+  }
   if (si.effect == Effect::Acquire) {
     int o = lay_.pipe_off[si.pipe];
     if (ps_.pipes[si.pipe].lanes) return lane_stage_free(s, si.pipe);
@@ -216,6 +231,13 @@ void Semantics::successors(uint16_t const* s, int t, std::vector<uint16_t>& out,
   if (si.fills_pipe >= 0) b[lay_.pipe_off[si.fills_pipe] + 1] |= kFilled;
   uint16_t& lw = b[to + 3];
   int po = si.pipe >= 0 ? lay_.pipe_off[si.pipe] : 0;
+  if (si.pipe >= 0 && lay_.turn_off[si.pipe] >= 0 && si.effect != Effect::AliasWork) {
+    lw = 0;
+    turn_step(b, t, si);
+    ++b[to];
+    advance(b, t, out);
+    return;
+  }
   switch (si.effect) {
     case Effect::Local:
       if (!aux_[t][in.step]) lw = 0;
@@ -238,15 +260,25 @@ void Semantics::successors(uint16_t const* s, int t, std::vector<uint16_t>& out,
           b[lay_.glob] |= kRace;
           b[po + 1] |= kReuseRace;
         }
+      if (ps_.pipes[si.pipe].tma_fill_check) {
+        // A TMA copy lands on the stage of the task's newest acquire (the runtime's
+        // prod_stage): a stage left without one when the next is acquired never gets its
+        // bytes, so its commit, and any wait on it, hangs. Reported here, where it becomes
+        // certain; every older outstanding stage is thus filled, and kFilled speaks of the
+        // newest alone.
+        if (b[po] >= 1 && !(b[po + 1] & kFilled)) b[lay_.glob] |= kEmptyTmaCommit;
+        b[po + 1] &= ~kFilled;
+      }
       ++b[po];
       b[po + 1] &= ~kUmmaPending;  // the producer's acquire completes only after the MMA read
       break;
     case Effect::Commit:
       lw = 0;
-      if (ps_.pipes[si.pipe].tma_fill_check) {
-        // Only where one stage is outstanding is "no work since the last commit" sure to
-        // mean "no work on this stage".
-        if (b[po] == 1 && !(b[po + 1] & kFilled)) b[lay_.glob] |= kEmptyTmaCommit;
+      if (ps_.pipes[si.pipe].tma_fill_check && b[po] == 1) {
+        // The commit closes the oldest outstanding stage. With one outstanding that is the
+        // newest, whose fill kFilled records; with more, it is an older one, filled (the
+        // acquire above reports one that is not) while kFilled still speaks of the newest.
+        if (!(b[po + 1] & kFilled)) b[lay_.glob] |= kEmptyTmaCommit;
         b[po + 1] &= ~kFilled;
       }
       if (b[po] > 0) --b[po];
@@ -296,6 +328,7 @@ void Semantics::successors(uint16_t const* s, int t, std::vector<uint16_t>& out,
       lw = 0;
       if (!(b[lay_.glob] & kPdlWaited) && !cfg_.assume_pdl_wait_completed) b[lay_.glob] |= kPdlViolation;
       break;
+    case Effect::StageSkip: lw = 0; break;  // only on turn pipes (above)
   }
   ++b[to];
   advance(b, t, out);
@@ -517,6 +550,13 @@ bool Semantics::writing(uint16_t const* s, int alias, int* who) const {
   if (ar.pipe >= 0 && ps_.pipes[ar.pipe].async_producer) {
     int o = lay_.pipe_off[ar.pipe];
     if (s[o + 1] & kAsyncHold) { if (who) *who = -1; return true; }
+    if (lay_.turn_off[ar.pipe] >= 0) {
+      // Turn pipes: a commit is unwaited while the stage is not free and some slot is
+      // behind the producer (conservative: the slot may be one that skips it).
+      for (int c = 0; c < lay_.pipe_slots[ar.pipe]; ++c)
+        if (s[o + 2 + 2 * c] > 0) { if (who) *who = -1; return true; }
+      return false;
+    }
     // Broadcast: a committed stage is unwaited while some consumer has not waited it
     // (min over consumers); domain lanes: while its one lane has not (any lane's full).
     // Only waiting slots count (a ReleaseOnly or Phantom slot's first word is not "unwaited").
@@ -565,6 +605,15 @@ bool Semantics::balanced(uint16_t const* s) const {
   for (size_t p = 0; p < ps_.pipes.size(); ++p) {
     int o = lay_.pipe_off[p];
     if (s[o]) return false;
+    if (int to = lay_.turn_off[p]; to >= 0) {
+      // Turn pipes: every stage given back and nothing held; where a slot's counter ends
+      // (behind or ahead of the producer) is not a debt: its turns are over.
+      for (int k = 0; k < ps_.pipes[p].stages; ++k)
+        if (s[to + 1 + k] != 1) return false;
+      for (int c = 0; c < lay_.pipe_slots[p]; ++c)
+        if (s[o + 3 + 2 * c]) return false;
+      continue;
+    }
     for (int c = 0; c < lay_.pipe_slots[p]; ++c)
       if (s[o + 2 + 2 * c] || s[o + 3 + 2 * c]) return false;
   }

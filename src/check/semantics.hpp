@@ -49,6 +49,10 @@ constexpr uint16_t kFailureFlags = kRace | kPdlViolation | kEarlyRelease | kComm
 // kReuseRace: an acquire reused a stage a WaitOnly consumer still reads (with kRace).
 // kUmmaFenced: every MMA read of the pipe so far precedes a commit of its accumulator.
 enum : uint16_t { kAsyncHold = 1, kUmmaCur = 2, kUmmaPending = 4, kFilled = 8, kReuseRace = 16, kUmmaFenced = 32 };
+// Turn pipes (Pipe::turns; docs/turns.md): a wait landed on a phase other than its own
+// (>= 2 phases ahead of its stage's full barrier, or behind a refill), with kRace; a
+// release of a stage already free or a skip over held stages, with kEarlyRelease.
+enum : uint16_t { kTurnPhase = 64, kTurnRelease = 128 };
 // Domain-lane pipes keep the lane of the next commit in the flag word's high byte.
 constexpr int kLaneShift = 8;
 
@@ -74,6 +78,10 @@ struct Layout {
   int tasks = 0, words = 0;
   std::vector<int> pipe_off;   // per pipe
   std::vector<int> pipe_slots; // consumer slots (phantom consumer counts as one)
+  // Turn pipes: [head (stage of the next commit), free credits per stage, ahead per
+  // slot] after the slots; -1 for other pipes. A slot's `a` and `ahead` are its wait
+  // counter's distance behind / ahead of the producer's commits (one of them is 0).
+  std::vector<int> turn_off;
   int glob = 0, slots_off = 0, nslots = 1, dec_off = 0, ndec = 0;
   static int task_off(int t) { return t * 4; }
 };
@@ -136,6 +144,8 @@ class Semantics {
   void check_race(uint16_t* s) const;
   bool lane_stage_free(uint16_t const* s, int pipe) const;
   int stages_in_use(uint16_t const* s, int pipe) const;  // not yet given back by every releasing slot
+  void turn_step(std::vector<uint16_t>& b, int t, StepInfo const& si) const;  // a credit op on a turn pipe
+  long long skip_count(StepInfo const& si) const;
   void end_reads(uint16_t* s) const;                      // clears WaitOnly reads no task can continue
   bool reading_wait_only(uint16_t const* s, int t) const; // t holds a WaitOnly read still open
   struct WaitOnlySlot { int pipe, slot, task; };

@@ -20,6 +20,7 @@ std::string op_name(ir::Step const& s) {
     case K::Advance: return "QueueAdvance";
     case K::Fetch: return "QueueFetch";
     case K::BreakLoop: return "BreakLoop";
+    case K::Skip: return "ConsumerSkip";
     case K::Work: break;
   }
   std::string role = s.role == WorkRole::Producer   ? "ProducerWork"
@@ -42,8 +43,17 @@ struct Credits {
   // k mod lanes only. 0 = every waiting task consumes every commit.
   int lanes = 0;
   std::map<int, int> lane_of;
+  // Turn-taking consumers (a skip on the ring, docs/turns.md): each task's wait and
+  // release counters are positions in commit order that its skips move on; a stage is
+  // free again once its previous occupant's position was released (by anyone).
+  bool turns = false;
+  std::map<int, long long> wait_pos, release_pos;       // per consumer task
+  std::map<long long, std::pair<int, int>> released_at;  // position -> (row, task)
   // The commit consumed by `task`'s k-th wait (and freed by its k-th release).
-  long long item(int task, long long k) const { return lanes ? lane_of.at(task) + k * lanes : k; }
+  long long item(int task, long long k) const {
+    if (turns) return wait_pos.count(task) ? wait_pos.at(task) : 0;
+    return lanes ? lane_of.at(task) + k * lanes : k;
+  }
   int owner(int task) const { return release_for.count(task) ? release_for.at(task) : task; }
   long long min_released() const {
     long long m = released.empty() ? 0 : released.begin()->second;
@@ -81,6 +91,7 @@ Simulation simulate(Model const& m) {
         c.waited[int(t)];
         c.released[int(t)];
       }
+      if (s.kind == SyncOp::Skip) c.turns = true;
     }
   }
   // The same consumer model as the checker (check/program.cpp): a task that releases
@@ -106,8 +117,11 @@ Simulation simulate(Model const& m) {
     if (s.kind == K::Acquire || s.kind == K::TryAcquire) k = c.acquired;
     else if (s.kind == K::Commit) k = c.committed;
     else if (s.kind == K::Wait || s.kind == K::TryWait) k = c.item(task, c.waited[task]);
+    else if (s.kind == K::Release && c.turns) k = c.release_pos[task];
+    else if (s.kind == K::Skip) k = c.wait_pos[task];
     else if (s.kind == K::Release) k = c.item(c.owner(task), c.released[c.owner(task)]);
     else if (s.role == WorkRole::Producer || s.kind == K::Fetch) k = c.acquired - 1;
+    else if (c.turns) k = c.wait_pos[task] - 1;
     else k = c.waited.count(task) ? c.item(task, c.waited[task] - 1) : c.acquired - 1;
     return "[" + std::to_string(std::max(0LL, k) % c.stages) + "]";
   };
@@ -142,7 +156,18 @@ Simulation simulate(Model const& m) {
       Credits* c = (s.resource >= 0 && credits.count(s.resource)) ? &credits[s.resource] : nullptr;
       SimCell cell = make_cell(t);
       bool enabled = true;
-      if (c && s.kind == SyncOp::Acquire && c->lanes) {
+      if (c && s.kind == SyncOp::Acquire && c->turns) {
+        // The stage's previous occupant is free once someone released its position.
+        long long prev = c->acquired - c->stages;
+        if (prev >= 0) {
+          auto it = c->released_at.find(prev);
+          enabled = it != c->released_at.end();
+          if (enabled) {
+            cell.handoff = true;
+            std::tie(cell.from_row, cell.from_task) = it->second;
+          }
+        }
+      } else if (c && s.kind == SyncOp::Acquire && c->lanes) {
         // The stage's previous occupant belongs to one lane: wait for that lane's release.
         long long prev = c->acquired - c->stages;
         if (prev >= 0) {
@@ -188,8 +213,14 @@ Simulation simulate(Model const& m) {
           ++c->committed;
           c->commit_at.push_back({row_index, int(t)});
         }
-        if (s.kind == K::Wait) ++c->waited[int(t)];
-        if (s.kind == K::Release) {
+        if (c->turns && (s.kind == K::Wait || s.kind == K::Release || s.kind == K::Skip)) {
+          // Skip counts as the bound's value, or the sampled iterations of a runtime length.
+          long long n = s.count.kind == ir::Bound::Kind::Static ? s.count.value : sim.sample_iterations;
+          if (s.kind == K::Wait) ++c->wait_pos[int(t)], ++c->waited[int(t)];
+          if (s.kind == K::Release) c->released_at[c->release_pos[int(t)]++] = {row_index, int(t)};
+          if (s.kind == K::Skip) c->wait_pos[int(t)] += n, c->release_pos[int(t)] += n;
+        } else if (s.kind == K::Wait) ++c->waited[int(t)];
+        if (s.kind == K::Release && !c->turns) {
           int o = c->owner(int(t));  // a split consumer's releaser frees its waiter's stage
           ++c->released[o];
           c->release_at[o].push_back({row_index, int(t)});
@@ -217,6 +248,13 @@ Simulation simulate(Model const& m) {
 
   for (auto const& [rid, c] : credits) {
     std::string name = m.resource(rid).name;
+    if (c.turns) {  // every commit released by one turn-taker
+      long long freed = static_cast<long long>(c.released_at.size());
+      if (c.committed > freed)
+        sim.unbalanced.push_back(std::to_string(c.committed - freed) + "x ProducerCommit from " + name +
+                                 " not consumed by any turn-taker!");
+      continue;
+    }
     for (auto const& [t, w] : c.waited) {
       // Commits meant for this task: all of them, or one lane's share.
       long long mine = c.lanes ? (c.committed - c.lane_of.at(t) + c.lanes - 1) / c.lanes : c.committed;

@@ -39,7 +39,8 @@ StallOp stall_op(SyncOp k) {
     case K::Advance: return StallOp::Queue;
     case K::Commit:
     case K::Release:
-    case K::BreakLoop: return StallOp::Sync;
+    case K::BreakLoop:
+    case K::Skip: return StallOp::Sync;
   }
   return StallOp::Sync;
 }

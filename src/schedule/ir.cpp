@@ -58,7 +58,9 @@ std::string to_string(WorkRole r) {
 bool is_producer_sync(SyncOp k) {
   return k == SyncOp::TryAcquire || k == SyncOp::Acquire || k == SyncOp::Commit;
 }
-bool is_consumer_sync(SyncOp k) { return k == SyncOp::TryWait || k == SyncOp::Wait || k == SyncOp::Release; }
+bool is_consumer_sync(SyncOp k) {
+  return k == SyncOp::TryWait || k == SyncOp::Wait || k == SyncOp::Release || k == SyncOp::Skip;
+}
 bool is_sync(SyncOp k) { return is_producer_sync(k) || is_consumer_sync(k); }
 
 std::string short_name(Step const& s) {

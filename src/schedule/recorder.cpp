@@ -182,6 +182,8 @@ int ScheduleRecorder::add_sync(SyncOp kind, int resource) {
   return s.id;
 }
 
+void ScheduleRecorder::set_step_count(int step, ir::Bound count) { ir_.steps.at(step).count = std::move(count); }
+
 void ScheduleRecorder::add_group_sync(SyncOp kind, std::vector<int> const& handles) {
   std::string op = ir::to_string(kind);
   std::string listed;

@@ -41,7 +41,7 @@ int async_arrivals(Signal s, SideParticipants p, int stride, std::string& rule) 
   return warps * 32;
 }
 
-// One elected thread per issuing task: TMA arrive.expect_tx, tcgen05.commit, CLC try_cancel.
+// One elected thread per issuing task: the TMA / CLC commit arrival (bytes armed in acquire), tcgen05.commit.
 int elected_arrivals(SideParticipants p, int stride, std::string const& what, std::string& rule) {
   int tasks = std::max(1, per_stage(p.tasks, stride));
   rule = std::to_string(tasks) + " task(s) x 1 elected " + what;
@@ -57,9 +57,9 @@ ArrivalExpectation expected_arrivals(PipelineConfig const& cfg, SideParticipants
   auto const& st = cfg.interleave_stride;
   switch (cfg.producer_engine()) {
     case E::Async: x.full_arrivals = async_arrivals(cfg.producer_signal, producers, st.commit, x.full_rule); break;
-    case E::Tma: x.full_arrivals = elected_arrivals(producers, st.commit, "arrive.expect_tx", x.full_rule); break;
+    case E::Tma: x.full_arrivals = elected_arrivals(producers, st.commit, "commit arrival (bytes armed by expect_tx)", x.full_rule); break;
     case E::Umma: x.full_arrivals = elected_arrivals(producers, st.commit, "tcgen05.commit", x.full_rule); break;
-    case E::ClcFetch: x.full_arrivals = elected_arrivals(producers, st.commit, "try_cancel", x.full_rule); break;
+    case E::ClcFetch: x.full_arrivals = elected_arrivals(producers, st.commit, "commit arrival (bytes armed by expect_tx)", x.full_rule); break;
     case E::None: break;  // a config's producer is never None
   }
   if (cfg.consumer_engine() == E::Async)

@@ -24,5 +24,6 @@ void check_split_consumer_override(Model const& m, Diagnostics& out);  // S6.20
 void check_skip_if_owner(Model const& m, Diagnostics& out);          // S6.21
 void check_registers(Model const& m, Limits const& l, Diagnostics& out);  // S6.22, S6.23
 void check_pipeline_groups(Model const& m, Diagnostics& out);        // S6.24 (pipeline groups, SPEC S10)
+void check_turn_taking(Model const& m, Diagnostics& out);            // S6.26 (turn-taking consumers)
 
 }  // namespace ts::verify

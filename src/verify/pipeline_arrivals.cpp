@@ -98,7 +98,11 @@ void check_pipeline_arrivals(Model const& m, Diagnostics& out) {
     auto const& cfg = *res.pipeline;
     auto producers = tasks_issuing(m, r, SyncOp::Commit);
     auto consumers = tasks_issuing(m, r, SyncOp::Release);
-    auto x = expected_arrivals(cfg, participants(m, producers), participants(m, consumers));
+    // Turn-taking consumers (S6.26): each stage is released by one of them, so its empty
+    // barrier counts one turn-taker's arrivals (S6.26 checks they are alike).
+    bool turns = !tasks_issuing(m, r, SyncOp::Skip).empty() && !consumers.empty();
+    auto x = expected_arrivals(cfg, participants(m, producers),
+                               participants(m, turns ? std::vector<int>{consumers.front()} : consumers));
     // A forgotten commit/release is blamed on the task that forgot it (missing_signal.hpp).
     auto forgot_commit = x.full_arrivals != cfg.declared_full_arrivals()
                              ? missing_signal(m, r, true, producers, consumers) : std::nullopt;

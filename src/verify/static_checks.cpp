@@ -28,6 +28,7 @@ std::vector<Diagnostic> run_static_checks(Model const& m, Limits const& limits) 
   check_skip_if_owner(m, out);
   check_registers(m, limits, out);
   check_pipeline_groups(m, out);
+  check_turn_taking(m, out);
   // Messages are one sentence each; end them so format()'s "Expected ..." reads as the next.
   for (auto& d : out)
     if (!d.message.empty() && d.message.back() != '.') d.message += '.';

@@ -44,6 +44,7 @@ struct Replayer {
       case Op::Commit: with_mem(n.res, [](auto& h) { h.commit(); }); break;
       case Op::Wait: with_mem(n.res, [](auto& h) { h.wait(); }); break;
       case Op::Release: with_mem(n.res, [](auto& h) { h.release(); }); break;
+      case Op::Skip: with_mem(n.res, [&](auto& h) { h.skip(n.period); }); break;
       case Op::Put: with_mem(n.res, [](auto& h) { ts::work<&Mem::put>(h); }); break;
       case Op::Take: with_mem(n.res, [](auto& h) { ts::work<&Mem::take>(h); }); break;
       case Op::Scribble: with_mem(n.res, [](auto& h) { ts::work<&Mem::scribble>(h); }); break;

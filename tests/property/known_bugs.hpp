@@ -12,16 +12,15 @@ inline constexpr AvoidKnownBugs kAvoidKnownBugs{
     .parametric_step_free_loop = false,
     .commit_without_acquire = false,
     .tma_pipe_without_copy = false,  // fixed: tma_fill_check also where no task does producer work
-    .tma_full_at_commit = true,     // the checker's TMA stage turns full at commit, the device's at the copy
-    .tma_stages_outstanding = true, // documented gap, not a bug: one TMA stage outstanding at a commit
-    .elected_async_work_orders_the_whole_task = true,  // a TMA copy / MMA issue orders only the elected thread
+    .tma_full_at_commit = false,    // fixed: the runtime's commit arrives (expect_tx in acquire)
+    .tma_stages_outstanding = false,  // fixed: a stage left without a copy is reported at the next acquire
+    .elected_async_work_orders_the_whole_task = false,  // fixed: engine work and TMA commits converge the task
     .empty_tma_commit_without_waiter = true,  // reported as a deadlock though no task of the run waits
 };
 
-// Emulator gap (src/runtime/cpu/portable.cpp, ts::arch::umma_issue records the A/B reads
-// at issue, by the issuing thread; the MMA engine's later read is unchecked): a race with
-// an MMA engine's read, which the checker reports, does not replay.
-// Regression.EmulatorRecordsAnMmaReadAtItsIssue.
-inline constexpr bool kEmulatorRecordsMmaReadsAtIssue = true;
+// Emulator gap, fixed: ts::arch::umma_issue recorded the A/B reads at issue, by the
+// issuing thread; the MMA engine is now an actor of its own that reads when the MMA
+// executes (src/runtime/cpu/engines.cpp). Regression.EmulatorRecordsAnMmaReadWhenItRuns.
+inline constexpr bool kEmulatorRecordsMmaReadsAtIssue = false;
 
 }  // namespace prop

@@ -24,7 +24,7 @@ void scan(std::vector<Node> const& nodes, TaskUse& u) {
   for (auto const& n : nodes) {
     switch (n.op) {
       case Op::Acquire: case Op::Commit: case Op::Put: case Op::Scribble: case Op::TmaCopy: u.writes.insert(n.res); break;
-      case Op::Wait: case Op::Release: case Op::Take: case Op::Mma: u.reads.insert(n.res); break;
+      case Op::Wait: case Op::Release: case Op::Take: case Op::Mma: case Op::Skip: u.reads.insert(n.res); break;
       case Op::WhenTrue: case Op::WhenFalse: case Op::Tick: u.flags = true; break;
       case Op::PdlWait: u.pdl_in = true; break;
       case Op::PdlLaunch: u.pdl_out = true; break;

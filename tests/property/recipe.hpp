@@ -55,7 +55,9 @@ enum class Guard { None, FirstIter, LastIter, Every2, Every2From1, Accumulator, 
 // Proxy: the waiter tells the releaser through a second ring after its read; ProxyBeforeRead:
 // before it (a stage reuse race once stages + 1 items are in flight: the third tile or
 // iteration of a 2-stage ring); Blind: the releaser releases without being told.
-enum class Split { None, Proxy, Blind, ProxyBeforeRead, kCount };
+// Turns: a second consumer task takes turns with the first on the ring (ring.skip(1),
+// docs/turns.md): the producer commits two stages per step, C0 takes the first, C1 the second.
+enum class Split { None, Proxy, Blind, ProxyBeforeRead, Turns, kCount };
 enum class Scratch { None, BeforeRelease, AfterRelease, kCount };
 // The ring's pipeline type: async_async (thread producer and consumer), tma_async (a TMA
 // copy fills each stage: transaction bytes, the empty-commit hang, an async producer's

@@ -279,53 +279,48 @@ TEST(Regression, TmaCommitWithNoCopyOnThePipeIsAHang) {
   EXPECT_NE(v.report.find("TMA commit without TMA work"), std::string::npos) << v.report;
 }
 
-// Bug (the checker's TMA full barrier): found by Emulator.CounterexamplesReplayToTheSameFailure
-// (a mutation dropped a tma_async commit). On the device and the emulator a TMA stage is
-// armed by the producer's acquire (exec_context.hpp: acquire_op calls
-// mbar_arrive_expect_tx; commit signals nothing for a Tma producer) and turns full when
-// the copy's bytes land; the checker makes it full at the commit. So acquire + copy with
-// no commit is a deadlock to the checker (T1 blocked at m0.wait()), while the emulator's
-// replay runs clean: the consumer's wait passes once the copy lands. Expected: no
-// deadlock (at most "unbalanced": an acquire never committed).
-TEST(Regression, TmaStageIsFullWhenItsCopyLandsWithoutACommit) {
+// Was a soundness gap between checker and runtime (found by
+// Emulator.CounterexamplesReplayToTheSameFailure, a mutation dropped a tma_async commit):
+// acquire armed the full barrier with arrive.expect_tx, so on the device and the emulator
+// a TMA stage turned full when the copy's bytes landed, while the checker makes it full at
+// the commit. Fixed in the runtime (exec_context.hpp): acquire arms the bytes with
+// expect_tx alone and the commit makes the barrier's one arrival, after converging the
+// task. Acquire + copy with no commit is now a deadlock on both sides: T1 blocks at
+// m0.wait() for an arrival that never comes (before the fix the emulator ran clean).
+TEST(Regression, TmaStageWithoutItsCommitNeverTurnsFull) {
   auto p = tma_pair({op(Op::Acquire, 0), op(Op::TmaCopy, 0)}, consume(0));
   std::string kind;
   auto replayed = replayed_kind(p, &kind);
-  if (kAvoidKnownBugs.tma_full_at_commit) GTEST_SKIP() << "known bug: the checker fills a TMA stage at commit, not when its copy lands";
-  EXPECT_NE(kind, "deadlock");
-  if (!kind.empty() && kind != "unbalanced") EXPECT_EQ(replayed, kind);
+  EXPECT_EQ(kind, "deadlock");
+  EXPECT_EQ(replayed, "deadlock");
 }
 
-// The same bug the other way (unsound): the consumer may run once the copy lands, while the
-// producer is still between its copy and its commit. T0 writes m1 there, T1 writes the
-// aliased m2 after its wait: the emulator reports the race (the copy's completion carries
-// only what T0 did before issuing it), the checker orders T0's write before T1's wait
-// through the commit and says SAFE. Expected: UNSAFE, race.
-TEST(Regression, TmaConsumerMayRunBetweenTheCopyAndTheCommit) {
+// The same gap the other way (it was unsound): with the stage full at the copy, the
+// consumer could run while the producer was still between its copy and its commit. T0
+// writes m1 there, T1 writes the aliased m2 after its wait: the emulator reported the race,
+// the checker (which orders T0's write before T1's wait through the commit) said SAFE. Now
+// the commit publishes the stage, so both agree: SAFE, and the emulator runs clean (before
+// the fix emulated_kind was "race").
+TEST(Regression, TmaConsumerWaitsForTheCommitNotOnlyTheCopy) {
   auto p = tma_pair({op(Op::Acquire, 0), op(Op::TmaCopy, 0), op(Op::Scribble, 1), op(Op::Commit, 0)},
                     {op(Op::Wait, 0), op(Op::Take, 0), op(Op::Scribble, 2), op(Op::Release, 0)});
   p.mem[1].alias_group = 1;
   p.mem[2].alias_group = 1;
   p.mem[2].alias_phase = 1;
-  EXPECT_EQ(emulated_kind(p), "race");
-  if (kAvoidKnownBugs.tma_full_at_commit) GTEST_SKIP() << "known bug: the checker fills a TMA stage at commit, not when its copy lands";
+  EXPECT_EQ(emulated_kind(p), "");
   auto v = check(model_of(p), true);
-  EXPECT_EQ(v.verdict, ts::Verdict::Unsafe) << v.report;
-  EXPECT_EQ(v.kind, "race") << v.report;
+  EXPECT_EQ(v.verdict, ts::Verdict::Safe) << v.report;
 }
 
-// Bug (the checker's TMA ordering): found by Emulator.SafeSchedulesRunCleanUnderSeeds.
-// T1 fills the TMA ring m0 and reads the 2-stage ring m1, writing the scratch m2 aliased
-// with m1 before releasing it; T0 drains m0 and fills m1. The checker orders T1's
-// iteration-0 scribble before T0's iteration-1 put of m1 (stage 1, no release needed)
-// through T1's iteration-1 copy and commit of m0, and says SAFE. On the emulator only the
-// elected thread (lane 0) issues the copy and arms the barrier: lane 12's scribble is not
-// ordered before T0's wait, and it reports the race (tasks are one warp; the runtime does
-// not converge the warp before a TMA acquire or copy, unlike an Async commit). Expected
-// (with the model as the device runs it): UNSAFE, race. Either the checker must not
-// order a TMA producer's other lanes before the consumer's wait, or the runtime should
-// converge the producer warp before the elected thread's expect_tx / copy.
-TEST(Regression, TmaCopyOrdersOnlyTheElectedThread) {
+// Was a soundness gap (found by Emulator.SafeSchedulesRunCleanUnderSeeds): T1 fills the
+// TMA ring m0 and reads the 2-stage ring m1, writing the scratch m2 aliased with m1 before
+// releasing it; T0 drains m0 and fills m1. The checker orders T1's iteration-0 scribble
+// before T0's iteration-1 put of m1 through T1's iteration-1 copy and commit of m0. On the
+// emulator only the elected thread (lane 0) armed and completed the barrier, so lane 12's
+// scribble was not ordered before T0's wait: a race the checker called SAFE. Now the
+// commit converges the task before its arrival (and the copy's issue converges it too),
+// so every lane is ordered: SAFE, clean on the emulator (before: "race").
+TEST(Regression, TmaCommitOrdersEveryLaneOfTheProducer) {
   Program p;
   p.mem[0] = tma_ring(1);
   p.mem[1] = ring(2);
@@ -339,18 +334,17 @@ TEST(Regression, TmaCopyOrdersOnlyTheElectedThread) {
   for (auto& n : produce(1)) p.tasks[0].body.push_back(n);
   p.tasks[1].body = {op(Op::Acquire, 0), op(Op::TmaCopy, 0), op(Op::Commit, 0),
                      op(Op::Wait, 1), op(Op::Take, 1), op(Op::Scribble, 2), op(Op::Release, 1)};
-  EXPECT_EQ(emulated_kind(p), "race");
-  if (kAvoidKnownBugs.elected_async_work_orders_the_whole_task) GTEST_SKIP() << "known bug: a TMA copy orders only its elected thread";
+  EXPECT_EQ(emulated_kind(p), "");
   auto v = check(model_of(p), true);
-  EXPECT_EQ(v.verdict, ts::Verdict::Unsafe) << v.report;
-  EXPECT_EQ(v.kind, "race") << v.report;
+  EXPECT_EQ(v.verdict, ts::Verdict::Safe) << v.report;
 }
 
-// Documented gap (docs/checker.md, "Known gaps"): a tma_umma ring acquired twice before
-// one copy and commit. The copy completes on the barrier of the stage of the last
-// acquire (stage 1); the checker's commit fills the first uncommitted stage (stage 0), so
-// its run has T1 pass m0.wait() and reports the MMA read / scribble race, while on the
-// emulator T1 waits on stage 0 for 128 bytes no copy delivers: a deadlock.
+// Was a documented gap: a tma_umma ring acquired twice before one copy and commit. The
+// copy completes on the barrier of the stage of the last acquire (stage 1); the checker's
+// commit filled the first uncommitted stage (stage 0), so its run had T1 pass m0.wait()
+// and reported the MMA read / scribble race, while on the emulator T1 waits on stage 0 for
+// 128 bytes no copy delivers: a deadlock. Now the second acquire, which leaves stage 0
+// without a copy for good, is reported as the hang ("TMA stage left without a copy").
 TEST(Regression, TmaCopyFillsTheStageOfTheLastAcquire) {
   Program p;
   p.mem[0] = MemSpec{PipeKind::TmaUmma, 2, 1, 0, false};
@@ -364,17 +358,20 @@ TEST(Regression, TmaCopyFillsTheStageOfTheLastAcquire) {
   std::string kind;
   auto replayed = replayed_kind(p, &kind);
   EXPECT_EQ(replayed, "deadlock");
-  if (kAvoidKnownBugs.tma_stages_outstanding) GTEST_SKIP() << "documented gap: one TMA stage outstanding at a commit";
   EXPECT_EQ(kind, "deadlock");
+  auto v = check(model_of(p), true);
+  EXPECT_NE(v.report.find("TMA stage left without a copy"), std::string::npos) << v.report;
 }
 
-// Emulator gap (found by Emulator.CounterexamplesReplayToTheSameFailure): T1's MMA reads
-// the tma_umma stage of m1; its release is a tcgen05.commit that arrives once the MMA ran,
-// but T1 goes on and writes m2, aliased with m1, while the MMA engine may still read: the
-// checker's race ("m1 read by the asynchronous engine"), real on hardware. The emulator
-// records the MMA's SMEM read at issue by the issuing thread (umma_issue), so the write
-// after it is program-ordered and the replay runs clean. Expected: the replay raises the race.
-TEST(Regression, EmulatorRecordsAnMmaReadAtItsIssue) {
+// Was an emulator gap (found by Emulator.CounterexamplesReplayToTheSameFailure): T1's MMA
+// reads the tma_umma stage of m1; its release is a tcgen05.commit that arrives once the MMA
+// ran, but T1 goes on and writes m2, aliased with m1, while the MMA engine may still read:
+// the checker's race ("m1 read by the asynchronous engine"), real on hardware. The emulator
+// recorded the MMA's SMEM read at issue by the issuing thread, so the write after it was
+// program-ordered and the replay ran clean. Now the CTA's MMA engine reads when the MMA
+// executes, as an actor with its own clock released only by its commits: the replay raises
+// the race.
+TEST(Regression, EmulatorRecordsAnMmaReadWhenItRuns) {
   Program p;
   p.mem[0] = MemSpec{PipeKind::TmaUmma, 1, 2, 0, false};
   p.mem[1].alias_group = 2;
@@ -407,13 +404,14 @@ TEST(Regression, EmptyTmaCommitThatNoTaskOfTheRunWaitsOnIsNoHang) {
   EXPECT_EQ(kind, "unbalanced");
 }
 
-// The same bug with an MMA (found by Emulator.SafeSchedulesRunCleanUnderSeeds): T1 waits
-// on the tma_umma ring m0, writes the scratch m1 aliased with it (every lane its word),
-// then its elected thread issues the MMA reading the whole stage. The checker orders the
-// write before the MMA (one task) and says SAFE; on the emulator lane 1's write and lane
-// 0's MMA read are unordered (no warp barrier between; on hardware also no proxy fence):
-// a race. Expected: UNSAFE, race.
-TEST(Regression, MmaIssueOrdersOnlyTheElectedThread) {
+// Was a soundness gap (found by Emulator.SafeSchedulesRunCleanUnderSeeds): T1 waits on
+// the tma_umma ring m0, writes the scratch m1 aliased with it (every lane its word), then
+// its elected thread issues the MMA reading the whole stage. The checker orders the write
+// before the MMA (one task) and says SAFE; on the emulator lane 1's write and lane 0's MMA
+// read were unordered: a race. Now work for an engine (a TMA copy, an MMA) converges the
+// task before the call (Handle::invoke), so the write precedes the issue: SAFE and clean
+// (before the fix emulated_kind was "race").
+TEST(Regression, MmaIssueIsOrderedAfterEveryLaneOfTheTask) {
   Program p;
   p.mem[0] = MemSpec{PipeKind::TmaUmma, 1, 1, 0, false};
   p.mem[1].alias_group = 1;
@@ -423,11 +421,9 @@ TEST(Regression, MmaIssueOrdersOnlyTheElectedThread) {
   p.tasks.resize(2);
   p.tasks[0].body = {op(Op::Acquire, 0), op(Op::TmaCopy, 0), op(Op::Commit, 0)};
   p.tasks[1].body = {op(Op::Wait, 0), op(Op::Scribble, 1), op(Op::Mma, 0), op(Op::Release, 0)};
-  EXPECT_EQ(emulated_kind(p), "race");
-  if (kAvoidKnownBugs.elected_async_work_orders_the_whole_task) GTEST_SKIP() << "known bug: an MMA issue orders only its elected thread";
+  EXPECT_EQ(emulated_kind(p), "");
   auto v = check(model_of(p), true);
-  EXPECT_EQ(v.verdict, ts::Verdict::Unsafe) << v.report;
-  EXPECT_EQ(v.kind, "race") << v.report;
+  EXPECT_EQ(v.verdict, ts::Verdict::Safe) << v.report;
 }
 
 // Not a bug: the replay runs the counterexample's tile count. A split consumer on a

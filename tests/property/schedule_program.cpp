@@ -37,6 +37,7 @@ char const* op_name(Op op) {
     case Op::LastIter: return "last_iter";
     case Op::Every: return "every";
     case Op::Skippable: return "skippable";
+    case Op::Skip: return "skip";
   }
   return "?";
 }
@@ -49,6 +50,9 @@ void print_nodes(std::ostream& os, std::vector<Node> const& nodes, int indent) {
     switch (n.op) {
       case Op::Acquire: case Op::Commit: case Op::Wait: case Op::Release:
         os << "m" << n.res << "." << op_name(n.op) << "();\n";
+        break;
+      case Op::Skip:
+        os << "m" << n.res << ".skip(" << n.period << ");\n";
         break;
       case Op::Put: case Op::Take: case Op::Scribble: case Op::TmaCopy: case Op::Mma:
         os << op_name(n.op) << "(m" << n.res << ");\n";

@@ -27,6 +27,7 @@ enum class Op {
   WhenTrue, WhenFalse,             // on flags.more(), keyed by `key`
   FirstIter, LastIter, Every,      // domain-loop guards
   Skippable,                       // tile-loop region a skipped tile does not run
+  Skip,                            // ring.skip(period): a turn-taker passes over the other's stages
 };
 
 bool is_block(Op op);

@@ -68,6 +68,7 @@ enum class Effect : uint8_t {
   AliasWork,    // producer/consumer work on an aliased resource (opens an access window)
   Acquire, Commit, Wait, Release,  // credit ops on a pipelined resource
   PdlWait, PdlLaunch,
+  StageSkip,    // ring.skip(n): a turn-taking consumer passes over n stages (docs/turns.md)
 };
 
 struct StepInfo {
@@ -77,6 +78,10 @@ struct StepInfo {
   bool writes = false;  // AliasWork: producer role
   int consumer_slot = -1;  // Wait/Release: this task's consumer slot on the pipe
   int fills_pipe = -1;     // producer work on a TMA pipe checked for empty commits (Pipe::tma_fill_check)
+  // StageSkip: the stage count, a constant (skip_static >= 0) or the trip count of task
+  // skip_task's domain loop (ts::turn_count_task: the count provably equals it).
+  long long skip_static = -1;
+  int skip_task = -1;
 };
 
 // What a consumer slot of a pipe stands for (the two words a, b it keeps per state):
@@ -118,6 +123,10 @@ struct Pipe {
   bool aliased = false;
   bool split = false;             // a WaitOnly or ReleaseOnly slot: its credit ops do not
                                   // commute with the others' (early release, stage reuse)
+  // Turn-taking consumers (a skip on the pipe, docs/turns.md): exact per-stage model, each
+  // stage freed by one release (the empty barrier counts one consumer task's arrivals),
+  // consumer positions relative to the producer's; every credit op is visible.
+  bool turns = false;
   int alias = -1;
   uint64_t users = 0;             // tasks with any credit op on it
   uint64_t acquirers = 0;         // tasks that acquire it (acquires compete for free stages)
@@ -169,6 +178,9 @@ struct ProgramSet {
   int min_runtime_trip = 1;
   std::string lengths_note;       // which two loops are not provably equal
   int pdl_waits = 0, pdl_launches = 0;
+  // A skip whose count is a runtime length: the parametric proof does not apply (the
+  // count is the loop length itself, not relative to it); concrete lengths are checked.
+  bool runtime_skips = false;
 };
 
 ProgramSet compile(Model const& m);

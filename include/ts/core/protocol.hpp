@@ -23,6 +23,8 @@ enum class SyncOp : uint8_t {
   Fetch = 6,                                // WorkQueue::fetch_work_tile (scheduler task)
   Advance = 7,                              // WorkQueue::get_and_advance_work_tile (queue epilogue)
   BreakLoop = 8,                            // domain-loop handle break_loop()
+  Skip = 9,                                 // consumer side: pass over n stages without waiting
+                                            // (turn-taking consumers, docs/turns.md)
   Work = 100,                               // a producer/consumer/auxiliary work method
 };
 TS_HD constexpr char const* protocol_name(SyncOp op) {
@@ -36,6 +38,7 @@ TS_HD constexpr char const* protocol_name(SyncOp op) {
     case SyncOp::Fetch: return "fetch_work_tile";
     case SyncOp::Advance: return "get_and_advance_work_tile";
     case SyncOp::BreakLoop: return "break_loop";
+    case SyncOp::Skip: return "skip";
     case SyncOp::Work: return "work";
   }
   return "?";

@@ -82,6 +82,13 @@ class Handle {
     if (pipelined()) pipe_op<Side::Consumer>([&](auto proto, auto& p) { proto.release(p, collapsed); });
   }
 
+  // Turn-taking consumers: skip `n` stages another consumer task handles (docs/turns.md).
+  TS_HD void skip(long long n) const {
+    if (!live()) return;
+    hook(SyncOp::Skip);
+    if (pipelined() && n > 0) pipe_op<Side::None>([&](auto, auto& p) { p.skip_consumer(n); });
+  }
+
   // ts::group(this, others...) (schedule/group.hpp).
   template <class... H>
   TS_HD auto group_with(H const&... others) const {
@@ -112,6 +119,11 @@ class Handle {
                   "ts::work<M>(h): M is a method of another resource type than the handle's resource");
     if constexpr (HasStepHooks<std::remove_reference_t<decltype(ctx_->arch_)>>)
       if (live()) ctx_->arch_.template on_work<M>(ctx_->task_id_, id_);
+    // Work for an asynchronous engine (a TMA copy, an MMA) is issued by one elected
+    // thread, and the engine's access is ordered only after what that thread did. The
+    // checker treats the work as one step of the whole task: converge the task first, so
+    // every lane's earlier accesses precede the engine's.
+    if (live() && engine_work(W::role)) ctx_->converge(Signal::CtaLeader);
     typename W::stage_type si;
     fill(si, W::role);
     return call<M>(si, typename W::ct_params{}, std::forward<A>(args)...);
@@ -141,6 +153,18 @@ class Handle {
   TS_HD bool pipelined() const {
     if constexpr (kStatic) return true;
     else return rt_.pipelined;
+  }
+  // Work on this side of the pipe is handed to an engine rather than done by the threads.
+  TS_HD bool engine_work(WorkRole role) const {
+    if (!pipelined()) return false;
+    Engine producer = rt_.producer, consumer = rt_.consumer;
+    if constexpr (kStatic) {
+      producer = StaticParams<T>::kProducer;
+      consumer = StaticParams<T>::kConsumer;
+    }
+    if (role == WorkRole::Producer) return producer == Engine::Tma || producer == Engine::Umma;
+    if (role == WorkRole::Consumer) return consumer == Engine::Umma;
+    return false;
   }
   // Zero-cost unless the arch observes steps (the CPU emulator does).
   TS_HD void hook(SyncOp op) const {

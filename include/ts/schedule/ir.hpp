@@ -126,6 +126,9 @@ struct Step {
   // model's group index, and the first of them group_lead = true. -1: a plain op.
   int group = -1;
   bool group_lead = false;
+  // Skip: how many stages the consumer passes over (static, or a runtime / per-tile
+  // bound compared with the other turn-takers' loop lengths; docs/turns.md).
+  Bound count;
 };
 
 struct ScheduleIR {

@@ -72,6 +72,7 @@ class ScheduleRecorder {
 
   // --- steps ---
   int add_sync(SyncOp kind, int resource);
+  void set_step_count(int step, ir::Bound count);  // SyncOp::Skip's stage count
   // A collapsed op of a pipeline group (ts::group(a, b).release()): one step per member,
   // in the group's member order, each tagged with the group (SPEC S10.3).
   void add_group_sync(SyncOp kind, std::vector<int> const& handles);
@@ -190,6 +191,15 @@ class Handle {
   void try_wait() const { rec_->add_sync(SyncOp::TryWait, id_); }
   void wait() const { rec_->add_sync(SyncOp::Wait, id_); }
   void release() const { rec_->add_sync(SyncOp::Release, id_); }
+  // Turn-taking consumers (docs/turns.md): pass over `n` stages that another consumer
+  // task of this ring waits for and releases, without waiting (CUTLASS's ping-pong
+  // PipelineState::advance(k_tiles)). `n` is any loop bound: a constant, ts::runtime(...),
+  // a per-tile provider.
+  template <class B>
+  void skip(B const& n) const {
+    int s = rec_->add_sync(SyncOp::Skip, id_);
+    rec_->set_step_count(s, rec::to_bound(n));
+  }
   // ts::group(this, others...) (schedule/group.hpp).
   template <class... H>
   GroupView group_with(H const&... others) const {

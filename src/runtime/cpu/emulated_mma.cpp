@@ -89,8 +89,9 @@ void umma_bf16(uint32_t tmem_col, uint16_t const* a, int lda, uint16_t const* b,
                bool accumulate) {
   Emulator& e = Emulator::current();
   if (s.m > 128) e.fail("umma_bf16: M larger than the 128 TMEM lanes");
-  for (int r = 0; r < s.m; ++r) e.smem_access(a + size_t(r) * lda, size_t(s.k) * 2, false);
-  for (int c = 0; c < s.n; ++c) e.smem_access(b + size_t(c) * ldb, size_t(s.k) * 2, false);
+  std::vector<Emulator::SmemRange> reads;
+  for (int r = 0; r < s.m; ++r) reads.push_back({a + size_t(r) * lda, size_t(s.k) * 2});
+  for (int c = 0; c < s.n; ++c) reads.push_back({b + size_t(c) * ldb, size_t(s.k) * 2});
   // Resolve the TMEM rows now (range check with the issuing thread known); the
   // arithmetic runs later, in order, on the CTA's MMA engine.
   std::vector<float*> rows(s.m);
@@ -108,7 +109,7 @@ void umma_bf16(uint32_t tmem_col, uint16_t const* a, int lda, uint16_t const* b,
         rows[r][c] = (accumulate ? rows[r][c] : 0.0f) + acc;
       }
     }
-  });
+  }, std::move(reads));
 }
 
 void tmem_load_row(float* dst, uint32_t col, int lane, int cols, ThreadCoord const& thread) {

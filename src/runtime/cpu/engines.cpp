@@ -103,9 +103,32 @@ void Emulator::tensor_copy_2d_g2s(void* dst, arch::TensorMap2D const& m, long lo
   if (im.opt.detect_races) ++f.vc[f.tid];
 }
 
-void Emulator::umma_issue(std::function<void()> op) {
+void Emulator::umma_issue(std::function<void()> op, std::vector<SmemRange> reads) {
   Impl& im = *impl_;
-  im.fiber().cta->mma_queue.push_back(std::move(op));
+  Fiber& f = im.fiber();
+  Cta* c = f.cta;
+  for (auto const& r : reads) im.check_smem_range(*c, r.p, r.bytes, "an MMA operand");
+  if (!im.opt.detect_races) {
+    c->mma_queue.push_back(std::move(op));
+    return;
+  }
+  // The engine's reads happen when the MMA executes: ordered after what the issuer did
+  // before the issue (its clock now), not after what it does next.
+  Impl* ip = &im;
+  VClock snap = f.vc;
+  int tid = f.tid, step = f.step;
+  ++f.vc[f.tid];
+  c->mma_queue.push_back([ip, c, snap, tid, step, reads, op = std::move(op)] {
+    int me = c->mma_tid();
+    vc_join(c->mma_vc, snap);
+    if (c->mma_vc.size() <= size_t(me)) c->mma_vc.resize(size_t(me) + 1, 0);
+    c->mma_issuer.emplace_back(tid, step);
+    c->mma_vc[me] = uint32_t(c->mma_issuer.size());
+    for (auto const& r : reads)
+      ip->record_access(*c, me, c->mma_vc, step, uint32_t(static_cast<unsigned char const*>(r.p) - c->smem), r.bytes,
+                        false);
+    op();
+  });
 }
 
 float* Emulator::tmem(uint32_t column, int lane) {

@@ -137,7 +137,13 @@ void Emulator::umma_commit(uint64_t* b) {
   im.bar(*c, b, "umma commit");  // validate now, while the issuing thread is known
   VClock snap = f.vc;
   Impl* ip = &im;
-  c->mma_queue.push_back([ip, c, b, snap] { ip->mbar_arrive_by(*c, b, -1, &snap, "the MMA engine (commit)"); });
+  // The commit arrives once the engine ran every MMA issued before it, so it releases the
+  // engine's clock (its reads) with the committer's.
+  c->mma_queue.push_back([ip, c, b, snap] {
+    VClock rel = snap;
+    vc_join(rel, c->mma_vc);
+    ip->mbar_arrive_by(*c, b, -1, &rel, "the MMA engine (commit)");
+  });
   if (im.opt.detect_races) ++f.vc[f.tid];
 }
 

@@ -32,8 +32,6 @@ void mma_sync(float* d, float const* a, float const* b, float const* c, MmaShape
 
 void umma_issue(uint32_t tmem_col, float const* a, float const* b, MmaShape s, bool accumulate) {
   Emulator& e = Emulator::current();
-  e.smem_access(a, sizeof(float) * s.m * s.k, false);
-  e.smem_access(b, sizeof(float) * s.k * s.n, false);
   if (s.m > 128) e.fail("umma_issue: M larger than the 128 TMEM lanes");
   // Resolve the TMEM cells now (range check with the issuing thread known); the
   // arithmetic runs later, in order, on the CTA's MMA engine.
@@ -45,7 +43,7 @@ void umma_issue(uint32_t tmem_col, float const* a, float const* b, MmaShape s, b
       for (int j = 0; j < s.n; ++j) c[size_t(i) * s.n + j] = accumulate ? rows[i][j] : 0.0f;
     mma_reference(tile.data(), a, b, c.data(), s);
     for (int i = 0; i < s.m; ++i) std::memcpy(rows[i], &tile[size_t(i) * s.n], sizeof(float) * s.n);
-  });
+  }, {{a, sizeof(float) * s.m * s.k}, {b, sizeof(float) * s.k * s.n}});
 }
 
 void umma_commit(uint64_t* bar) { Emulator::current().umma_commit(bar); }

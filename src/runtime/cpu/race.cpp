@@ -1,8 +1,9 @@
 // Data-race detection on emulated shared memory (RunOptions::detect_races).
 //
 // Covers: accesses made through the portable layer's checked accessors
-// (ts::arch::smem_load / smem_store) and the SMEM written by bulk/tensor copies (as a
-// write of the issuing thread at the moment it issued the copy). Happens-before comes
+// (ts::arch::smem_load / smem_store), the SMEM written by bulk/tensor copies (as a
+// write of the issuing thread at the moment it issued the copy) and the SMEM an MMA
+// reads (by the CTA's MMA engine, an actor of its own, when the MMA executes). Happens-before comes
 // from vector clocks: an mbarrier arrival releases the arriving thread's clock into
 // the phase, a successful wait / try_wait acquires the clock of the last completed
 // phase, copy completions release the issuer's clock, and the CTA barrier joins all.
@@ -27,10 +28,12 @@ void Emulator::Impl::record_access(Cta& c, int tid, VClock const& vc, int step, 
   for (std::size_t i = 0; i < bytes; ++i) {
     ShadowCell& s = c.shadow[off + i];
     int other = -1, other_step = -1;
+    uint32_t other_clk = 0;
     bool other_write = false;
     if (s.w_tid != tid && !ordered(s.w_tid, s.w_clk, vc)) {
       other = s.w_tid;
       other_step = s.w_step;
+      other_clk = s.w_clk;
       other_write = true;
     }
     if (write && other < 0)
@@ -38,11 +41,12 @@ void Emulator::Impl::record_access(Cta& c, int tid, VClock const& vc, int step, 
         if (rt != tid && !ordered(rt, rc, vc)) {
           other = rt;
           other_step = rs;
+          other_clk = rc;
           break;
         }
     if (other >= 0) {
       Model const* m = c.kernel->spec.model;
-      auto step_txt = [&](int thread, int st) {
+      auto step_txt_thread = [&](int thread, int st) {
         Fiber const& f = *c.fibers[thread];
         std::string s2 = "thread " + std::to_string(thread);
         if (m && f.task >= 0) {
@@ -51,6 +55,15 @@ void Emulator::Impl::record_access(Cta& c, int tid, VClock const& vc, int step, 
           s2 += ")";
         }
         return s2;
+      };
+      auto step_txt = [&](int thread, int st) {
+        if (thread >= c.mma_tid()) {  // the MMA engine: name the MMA by its issuer
+          uint32_t at = thread == tid ? clk : other_clk;
+          if (at == 0 || at > c.mma_issuer.size()) return std::string("the MMA engine");
+          return "the MMA engine (reading for the MMA issued by " + step_txt_thread(c.mma_issuer[at - 1].first,
+                                                                                   c.mma_issuer[at - 1].second) + ")";
+        }
+        return step_txt_thread(thread, st);
       };
       throw RaceError("data race on shared memory " + smem_name(c, off + uint32_t(i)) + " in CTA " +
                       std::to_string(c.idx) + ": " + (write ? "write" : "read") + " by " + step_txt(tid, step) +

@@ -100,6 +100,12 @@ struct Cta {
   };
   NamedBarrier named[16];  // bar.sync 1 .. 15 (0 is the CTA barrier)
   std::deque<std::function<void()>> mma_queue;  // the CTA's MMA engine, in issue order
+  // Race detection: the MMA engine is one more actor of the CTA, with thread id
+  // fibers.size() in the vector clocks. It reads SMEM when an MMA executes (not at its
+  // issue), after what its issuer did before the issue; its commits release its clock.
+  VClock mma_vc;
+  std::vector<std::pair<int, int>> mma_issuer;  // (thread, step) per engine clock value
+  int mma_tid() const { return int(fibers.size()); }
   std::vector<float> tmem;                      // 128 lanes x columns
   bool pdl_waited = false;                      // a thread of this CTA ran griddepcontrol.wait
   uint32_t tmem_columns = 0;

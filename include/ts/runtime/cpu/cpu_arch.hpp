@@ -18,8 +18,8 @@ struct CpuArch {
   ThreadCoord const& thread() const { return coord; }
   KernelContext const& kernel() const { return kctx; }
   void mbar_arrive(uint64_t* b) { emu->mbar_arrive(b); }
-  void mbar_arrive_expect_tx(uint64_t* b, uint32_t bytes) { emu->mbar_arrive_expect_tx(b, bytes); }
   void mbar_expect_tx(uint64_t* b, uint32_t bytes) { emu->mbar_expect_tx(b, bytes); }
+  void mbar_arrive_expect_tx(uint64_t* b, uint32_t bytes) { emu->mbar_arrive_expect_tx(b, bytes); }
   bool mbar_try_wait(uint64_t* b, uint32_t phase) { return emu->mbar_try_wait(b, phase); }
   void mbar_wait(uint64_t* b, uint32_t phase, WaitSite const& s) { emu->mbar_wait(b, phase, s); }
   void umma_commit(uint64_t* b) { emu->umma_commit(b); }

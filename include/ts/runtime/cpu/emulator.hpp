@@ -83,7 +83,13 @@ class Emulator {
   // The box at element (x, y) of the map (arch/portable.hpp); elements outside the tensor
   // are zero-filled, as TMA does.
   void tensor_copy_2d_g2s(void* dst, arch::TensorMap2D const& map, long long x, long long y, uint64_t* bar);
-  void umma_issue(std::function<void()> op);  // runs later, in order, on the CTA's MMA engine
+  // Runs later, in order, on the CTA's MMA engine; the engine reads `reads` (SMEM ranges)
+  // then, which the race detector checks against every access not ordered before it.
+  struct SmemRange {
+    void const* p;
+    std::size_t bytes;
+  };
+  void umma_issue(std::function<void()> op, std::vector<SmemRange> reads = {});
   float* tmem(uint32_t column, int lane);      // emulated tensor memory (128 lanes x columns)
   void smem_access(void const* p, std::size_t bytes, bool write);  // range + race check
   void on_step(int task, int resource, SyncOp kind, char const* method);  // a sync op, or SyncOp::Work

@@ -38,6 +38,7 @@ struct RuntimeParams {
 template <class T>
 struct StaticParams {
   static constexpr int kStages = T::pipeline.num_stages;
+  static constexpr Engine kProducer = T::pipeline.producer_engine(), kConsumer = T::pipeline.consumer_engine();
   static constexpr Signal kProducerSignal = T::pipeline.producer_signal;
   static constexpr Signal kConsumerSignal = T::pipeline.consumer_signal;
   static constexpr uint32_t kBytes = static_cast<uint32_t>(T::pipeline.num_bytes);  // 0: derived by the layout

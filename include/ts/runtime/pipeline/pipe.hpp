@@ -53,6 +53,21 @@ struct Pipe {
     return s;
   }
   TS_HD int close_consumer() { return close(st.cons_close, prm.stride_release()); }
+  // Turn-taking consumers (docs/turns.md): pass over `n` stages another consumer task of
+  // the ring waits for and releases. Only this thread's wait and release states move
+  // (index and phase, as n waits and n releases would move them); no barrier is touched.
+  // The checker proves the skipped stages are the other task's and that no later wait
+  // lands two phases ahead of its barrier (parity aliasing).
+  TS_HD void skip_consumer(long long n) {
+    int S = prm.num_stages();
+    auto pass = [&](PipelineState& c) {
+      long long to = c.index + n;
+      c.phase ^= uint32_t((to / S) & 1);
+      c.index = int(to % S);
+    };
+    pass(st.cons_open);
+    pass(st.cons_close);
+  }
   TS_HD void try_open_producer() {
     st.try_acquire_ready = ctx.arch_.mbar_try_wait(empty(st.prod_open.index), st.prod_open.phase ^ 1u);
   }
