@@ -242,8 +242,11 @@ struct Scheduler {
     });
   }
 };
+struct DynQueue : Queue {
+  static constexpr auto pipeline = ts::clc_fetch_async({.num_stages = 2});
+};
 TEST(Capture, SchedulerTaskSequence) {
-  auto q = ts::resource("wq", Queue{{4}}, ts::PipelineConfig::clc_fetch_async({.num_stages = 2}));
+  auto q = ts::resource("wq", DynQueue{Queue{{4}}});
   auto t = ts::Task("Sched").warps(0, 1).reads(q).writes(q).schedule(Scheduler{}, q);
   auto tm = ts::TaskManager(ts::tasks(t), ts::DependencyGraph{}, quiet());
   auto const& s = tm.model().tasks[0].schedule;

@@ -132,9 +132,12 @@ struct DataTask {
     });
   }
 };
+struct DynQueue : Queue {
+  static constexpr auto pipeline = ts::clc_fetch_async({.num_stages = 1});
+};
 template <bool kFixed>
 ts::Model queue_bookkeeping() {
-  auto q = ts::resource("queue", Queue{{2, 0}}, ts::PipelineConfig::clc_fetch_async({.num_stages = 1}));
+  auto q = ts::resource("queue", DynQueue{Queue{{2, 0}}});
   auto x = ts::resource("out", Buf{});
   auto sch = ts::Task("Sched").warps(0, 1).reads(q).writes(q).schedule(Scheduler{}, q);
   auto dt = ts::Task("Data").warps(1, 1).reads(q).writes(x).schedule(DataTask<kFixed>{}, q, x);

@@ -18,12 +18,13 @@ namespace {
 // dynamic queue: one arrival per consuming warp). Each lane reads the 16-byte response in
 // get_and_advance_work_tile; the scheduler's next try_cancel into that slot must come
 // after all of them, not only after the leaders.
+struct WarpLeaderQueue : examples::TileQueue {
+  static constexpr auto pipeline = ts::clc_fetch_async(
+      {.num_stages = 2, .consumer_group = {ts::Agent::Warp, 3}, .consumer_signal = ts::Signal::TaskWarpLeader});
+};
 auto warp_leader_queue_copy(examples::TiledBuffers& b) {
   long long n = static_cast<long long>(b.src.size());
-  auto wq = ts::resource("tiles", examples::TileQueue{{b.real_tiles, 0}, b.real_tiles},
-                         ts::PipelineConfig::clc_fetch_async({.num_stages = 2,
-                                                              .consumer_group = {ts::Agent::Warp, 3},
-                                                              .consumer_signal = ts::Signal::TaskWarpLeader}));
+  auto wq = ts::resource("tiles", WarpLeaderQueue{examples::TileQueue{{b.real_tiles, 0}, b.real_tiles}});
   auto in = ts::resource("in", examples::TileInput{{}, b.src.data(), n});
   auto out = ts::resource("out", examples::TileOutput{{}, b.dst.data(), n, b.visits.data()});
   auto sched = ts::Task("Scheduler").warps(0, 1).reads(wq).writes(wq).schedule(examples::ClcScheduler{}, wq);

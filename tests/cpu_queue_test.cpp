@@ -51,11 +51,13 @@ struct FetchAfterFailure {
 };
 }  // namespace
 
+struct ClcTileQueue : examples::TileQueue {
+  static constexpr auto pipeline = ts::clc_fetch_async({.num_stages = 1, .consumer_group = {ts::Agent::Thread, 96}});
+};
 TEST(CpuQueues, FetchAfterFailedResponseIsAnError) {
   examples::TiledBuffers b(256);
   long long n = static_cast<long long>(b.src.size());
-  auto wq = ts::resource("tiles", examples::TileQueue{{b.real_tiles, 0}, b.real_tiles},
-                         ts::PipelineConfig::clc_fetch_async({.num_stages = 1, .consumer_group = {ts::Agent::Thread, 96}}));
+  auto wq = ts::resource("tiles", ClcTileQueue{examples::TileQueue{{b.real_tiles, 0}, b.real_tiles}});
   auto in = ts::resource("in", examples::TileInput{{}, b.src.data(), n});
   auto out = ts::resource("out", examples::TileOutput{{}, b.dst.data(), n, b.visits.data()});
   auto sched = ts::Task("Scheduler").warps(0, 1).reads(wq).writes(wq).schedule(FetchAfterFailure{}, wq);

@@ -80,10 +80,12 @@ auto static_queue() {
   return ts::TaskManager(ts::tasks(t), ts::DependencyGraph{{out, {in}}}, quiet());
 }
 
+struct DynQueue : Queue {
+  static constexpr auto pipeline = ts::clc_fetch_async({.num_stages = 1, .consumer_group = {ts::Agent::Thread, 64}});
+};
 template <bool Ordered, bool WithScheduler = true>
 auto dynamic_queue() {
-  auto q = ts::resource("queue", Queue{{8, 0}},
-                        ts::PipelineConfig::clc_fetch_async({.num_stages = 1, .consumer_group = {ts::Agent::Thread, 64}}));
+  auto q = ts::resource("queue", DynQueue{Queue{{8, 0}}});
   auto in = ts::resource("in", Src{});
   auto out = ts::resource("out", Dst{});
   auto data = ts::Task("Copy").warps(0, 1).reads(in, q).writes(out).schedule(TileCopy<Where::Tail>{}, q, in, out);

@@ -105,8 +105,7 @@ CudaCopyInfo make_dynamic_tile_copy_cuda(void const* src, void* dst, long long b
   ts::cuda::check(cudaMalloc(&scratch, sizeof(ts::QueueResponse) * ts::kQueueMaxStages * grid), "cudaMalloc(scratch)");
   std::shared_ptr<void> scratch_owner(scratch, [](void* p) { cudaFree(p); });
   q.scratch = scratch;
-  auto wq = ts::resource("tiles", q, ts::PipelineConfig::clc_fetch_async({.num_stages = 2,
-                                                                          .consumer_group = {ts::Agent::Thread, 160}}));
+  auto wq = ts::resource("tiles", q);  // TileQueue::pipeline (tma_copy.hpp)
   auto in = ts::resource("in", TileInput{{}, static_cast<int const*>(src)});
   auto out = ts::resource("out", TileOutput{{}, static_cast<int*>(dst)});
   auto sched = ts::Task("Scheduler").warps(0, 1).reads(wq).writes(wq).schedule(TileScheduler{}, wq);

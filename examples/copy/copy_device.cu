@@ -14,8 +14,8 @@ using PipelinedParams = ts::KernelParams<ts::TaskParams<RingProducer, ChunkInput
 using PersistentParams = ts::KernelParams<ts::TaskParams<PersistentCopy, TileQueue, TileInput, TileOutput>>;
 using VarlenParams = ts::KernelParams<ts::TaskParams<VarlenProducer, TileQueue, Segments, ChunkRing>,
                                       ts::TaskParams<VarlenConsumer, TileQueue, Segments, ChunkRing, SegmentOutput>>;
-using DynamicParams = ts::KernelParams<ts::TaskParams<ClcScheduler, TileQueue>,
-                                       ts::TaskParams<PersistentCopy, TileQueue, TileInput, TileOutput>>;
+using DynamicParams = ts::KernelParams<ts::TaskParams<ClcScheduler, ClcTileQueue>,
+                                       ts::TaskParams<PersistentCopy, ClcTileQueue, TileInput, TileOutput>>;
 
 }  // namespace examples
 

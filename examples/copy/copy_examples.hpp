@@ -64,9 +64,7 @@ inline auto make_static_persistent_copy(TiledBuffers& b, int grid, ts::Options o
 // 05: grid = one CTA per tile; a scheduler warp steals pending CTAs' tiles through CLC.
 inline auto make_dynamic_copy(TiledBuffers& b, ts::Options o = {}) {
   long long n = static_cast<long long>(b.src.size());
-  auto wq = ts::resource("tiles", TileQueue{{b.real_tiles, 0}, b.real_tiles},
-                         ts::PipelineConfig::clc_fetch_async({.num_stages = 1,
-                                                              .consumer_group = {ts::Agent::Thread, 96}}));
+  auto wq = ts::resource("tiles", ClcTileQueue{TileQueue{{b.real_tiles, 0}, b.real_tiles}});
   auto in = ts::resource("in", TileInput{{}, b.src.data(), n});
   auto out = ts::resource("out", TileOutput{{}, b.dst.data(), n, b.visits.data()});
   auto sched = ts::Task("Scheduler").warps(0, 1).reads(wq).writes(wq).schedule(ClcScheduler{}, wq);

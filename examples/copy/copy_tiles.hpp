@@ -1,6 +1,7 @@
 // Shared pieces of the tiled copy examples (03-05): a tile is kTileChunks chunks of 32
 // elements, one element per lane, so every lane of a warp runs the same iterations.
 #pragma once
+#include "ts/core/pipeline_config.hpp"
 #include <cstdint>
 
 #include "ts/schedule.hpp"
@@ -35,11 +36,16 @@ struct TileOutput : ts::MemoryResource {
   }
 };
 
-// A 1-D tile queue. Static persistent when unpipelined; dynamic (CLC) with a
-// ClcFetchAsync pipeline. `real_tiles` <= num_tiles: the rest are over-launch padding.
+// A 1-D static persistent tile queue (ClcTileQueue below is its dynamic, CLC form). `real_tiles` <= num_tiles: the rest are over-launch padding.
 struct TileQueue : ts::WorkQueue {
   int real_tiles = 0;
   TS_HD bool padding_tile(ts::WorkTile const& t) const { return t.tile_idx >= real_tiles; }
+};
+
+// 05's queue: the tiles of example 04 behind a one-stage CLC response ring, released by
+// the scheduler and the copy task (3 warps, every lane: the group is derived).
+struct ClcTileQueue : TileQueue {
+  static constexpr auto pipeline = ts::clc_fetch_async({.num_stages = 1});
 };
 
 // The tile body every tiled copy shares: mark the tile, copy its chunks.

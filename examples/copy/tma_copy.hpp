@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "ts/arch/cuda_copy.cuh"
+#include "ts/core/pipeline_config.hpp"
 #include "ts/runtime/cuda/dynamic_queue.hpp"
 #include "ts/schedule.hpp"
 
@@ -101,7 +102,11 @@ struct TmaConsumer {
 // ---- 04: dynamic persistent tile copy ----
 constexpr int kTileElems = 8192;  // int32 elements per tile
 
-struct TileQueue : ts::GlobalCounterQueue {};
+struct TileQueue : ts::GlobalCounterQueue {
+  // Two response stages, released by every thread of the scheduler and the copy warps
+  // (the group is derived from the tasks).
+  static constexpr auto pipeline = ts::clc_fetch_async({.num_stages = 2});
+};
 
 struct TileInput : ts::MemoryResource {
   int const* src = nullptr;

@@ -97,6 +97,9 @@ Resource<T> resource(std::string name, T value) {
 template <class T>
   requires(!DeclaresPipeline<T>)
 Resource<T> resource(std::string name, T value, std::optional<PipelineConfig> pipeline) {
+  static_assert(resource_kind_of<T>() != ResourceKind::WorkQueue,
+                "ts::resource: a dynamic work queue declares its ClcFetchAsync pipeline in its type "
+                "(static constexpr auto pipeline = ts::clc_fetch_async({...})); a queue type without one is static");
   return detail::make_resource(std::move(name), std::move(value), std::move(pipeline));
 }
 

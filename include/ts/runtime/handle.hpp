@@ -152,6 +152,7 @@ class Handle {
   TS_HD bool live() const { return ctx_->live_; }
   TS_HD bool pipelined() const {
     if constexpr (kStatic) return true;
+    else if constexpr (kWorkQueue) return false;  // a dynamic queue declares its ring in its type
     else return rt_.pipelined;
   }
   // Work on this side of the pipe is handed to an engine rather than done by the threads.
@@ -183,8 +184,7 @@ class Handle {
       f(protocol_t<T::pipeline.type>{}, p);
     } else {
       Pipe<Ctx, RuntimeParams> p{*ctx_, *st_, rt_, RuntimeParams{rt_}, id_};
-      if constexpr (kWorkQueue) f(ClcFetchAsync{}, p);  // a queue's ring is ClcFetchAsync (S6.7)
-      else if constexpr (S == Side::Producer) with_producer_protocol(rt_.producer, [&](auto proto) { f(proto, p); });
+      if constexpr (S == Side::Producer) with_producer_protocol(rt_.producer, [&](auto proto) { f(proto, p); });
       else if constexpr (S == Side::Consumer) with_consumer_protocol(rt_.consumer, [&](auto proto) { f(proto, p); });
       else f(AsyncAsync{}, p);
     }
