@@ -97,7 +97,28 @@ auto dynamic_queue() {
   }
 }
 
+// A queue type whose declared ring is not a CLC response ring.
+struct AsyncRingQueue : Queue {
+  static constexpr auto pipeline = ts::async_async({.num_stages = 1});
+};
+auto async_ring_queue() {
+  auto q = ts::resource("queue", AsyncRingQueue{Queue{{8, 0}}});
+  auto in = ts::resource("in", Src{});
+  auto out = ts::resource("out", Dst{});
+  auto t = ts::Task("Copy").warps(0, 1).reads(in, q).writes(out).schedule(TileCopy<Where::Tail>{}, q, in, out);
+  return ts::TaskManager(ts::tasks(t), ts::DependencyGraph{{out, {in}}}, quiet());
+}
+
 }  // namespace
+
+TEST(VerifyQueue, QueueWithANonClcRingRejected) {
+  auto ds = diags(async_ring_queue());
+  auto d = find(ds, "S6.7.queue-pipeline-type");
+  ASSERT_TRUE(d) << all(ds);
+  EXPECT_EQ(d->resource, "queue");
+  EXPECT_EQ(d->expected, "ClcFetchAsync");
+  EXPECT_EQ(d->actual, "AsyncAsync");
+}
 
 TEST(VerifyQueue, NearMissEpilogueInTileTailPasses) {
   auto ds = diags(static_queue<Where::Tail>());
