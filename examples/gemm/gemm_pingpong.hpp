@@ -234,7 +234,9 @@ struct GmemD : ts::MemoryResource {
 
 // ---- schedules ----
 
-inline auto k_bound(int k_iters) { return ts::runtime(k_iters, "k_iters").at_least(1); }
+// TS_HD: device code calls it too (a host-only helper compiles with a suppressed
+// warning, 20011, and runs as garbage on the device: the K loop ran no iteration).
+TS_HD inline auto k_bound(int k_iters) { return ts::runtime(k_iters, "k_iters").at_least(1); }
 
 template <int H, class S, class G, class Smem>
 TS_HD void load_half(S& s, G& gmem, Smem& smem) {

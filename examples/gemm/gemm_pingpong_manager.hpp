@@ -75,10 +75,10 @@ inline auto make_gemm_pingpong(Problem const& p, void const* map_b_128, ts::Opti
                          o);
 }
 
-// Which shape to run (docs/gemm.md, "Choosing the shape"). The ping-pong form measured in
-// bench/RESULTS.md (2026-12-01, 0.25-0.59x of cooperative) had a private two-stage ring
-// per warp group; this one shares one six-stage ring and has not been measured yet, so
-// the rule stays: cooperative, unless the caller asks for ping-pong (bench, tests).
+// Which shape to run (docs/gemm.md, "Choosing the shape"). The private-ring ping-pong ran
+// at 0.25-0.59x of cooperative on the H200 (bench/RESULTS.md, 2026-12-01); this shared
+// 6-stage ring runs at 0.68-0.81x on the eight benchmark shapes (one run, docs/gemm.md).
+// The rule stays: cooperative, unless the caller asks for ping-pong (bench, tests).
 inline bool prefer_pingpong(Problem const&, int /*sms*/) { return false; }
 
 }  // namespace gemm::pingpong
