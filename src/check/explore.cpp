@@ -129,6 +129,26 @@ struct Search {
       return w + ")";
     };
     auto resource_of = [&](Event const& e) { return m.resource(m.tasks[e.task].schedule.steps[e.step].resource).name; };
+    // A TMA pipe with a stage committed empty (Layout::fill_off): names the commit that
+    // left it without bytes, so the deadlock or the unwaited commit is explained.
+    auto empty_stage_note = [&](uint16_t const* st, std::vector<Event> const& evs) -> std::string {
+      std::string note;
+      for (size_t p = 0; p < ps.pipes.size(); ++p) {
+        int fo = sem.layout().fill_off[p];
+        if (fo < 0 || !st[fo]) continue;
+        int res = ps.pipes[p].resource;
+        std::vector<Event const*> commits;
+        for (auto const& e : evs)
+          if (m.tasks[e.task].schedule.steps[e.step].resource == res && m.tasks[e.task].schedule.steps[e.step].kind == SyncOp::Commit)
+            commits.push_back(&e);
+        std::string r = m.resource(res).name, at;
+        if (int k = int(commits.size()) - int(st[fo]); k >= 0) at = " (" + runs(*commits[size_t(k)]) + ")";
+        note += "; TMA commit without TMA work: a stage of " + r + " was committed with no copy on it" + at +
+                ", so its full barrier expects " + std::to_string(m.resource(res).pipeline->num_bytes) +
+                " transaction bytes that never arrive and a wait on it never completes (a hang on hardware)";
+      }
+      return note;
+    };
     if (kind == "deadlock" && (s[sem.layout().glob] & kEmptyTmaCommit)) {
       auto const& e = c.events.back();
       std::string r = resource_of(e);
@@ -151,7 +171,7 @@ struct Search {
     } else if (kind == "deadlock") {
       for (int t = 0; t < nt; ++t)
         if (!sem.at_end(s, t)) c.blocked.push_back(where(s, t, idx) + " is blocked");
-      c.detail = "no task can move while work remains";
+      c.detail = "no task can move while work remains" + empty_stage_note(s, c.events);
     } else if (kind == "unbalanced" && (s[sem.layout().glob] & kEarlyRelease) && turn_flag(s, kTurnRelease) >= 0) {
       c.detail = turn_release_detail(c.events.back());
     } else if (kind == "unbalanced" && (s[sem.layout().glob] & kEarlyRelease)) {
@@ -160,6 +180,7 @@ struct Search {
       c.detail = "release before wait: " + m.tasks[e.task].name + " runs " + m.step_text(e.task, e.step) +
                  " while no stage of " + m.resource(r).name + " is waited and unreleased";
     } else if (kind == "unbalanced") {
+      std::string note = empty_stage_note(s, c.events);
       for (size_t p = 0; p < ps.pipes.size(); ++p) {
         int o = sem.layout().pipe_off[p];
         std::string r = m.resource(ps.pipes[p].resource).name;
@@ -206,6 +227,7 @@ struct Search {
           }
         }
       }
+      if (!note.empty()) c.detail += note.substr(2);
     } else if (kind == "race" && turn_flag(s, kTurnPhase) >= 0) {
       c.detail = turn_phase_detail(s, c.events);
     } else if (kind == "race" && turn_flag(s, kReuseRace) >= 0) {

@@ -19,6 +19,9 @@ Semantics::Semantics(Model const& m, ProgramSet const& ps, Config const& cfg) : 
     w += 2 + 2 * slots;
     lay_.turn_off.push_back(p.turns ? w : -1);
     if (p.turns) w += 1 + p.stages + slots;
+    bool poison_model = p.tma_fill_check && !p.turns && p.lanes == 0;
+    lay_.fill_off.push_back(poison_model ? w : -1);
+    if (poison_model) w += 2;
   }
   lay_.glob = w;
   w += kGlobWords;
@@ -160,6 +163,9 @@ bool Semantics::visible(uint16_t const* s, int t) const {
   if (si.effect == Effect::Commit) {
     if (s[o] == 0) return true;
     if (p.tma_fill_check && s[o] == 1 && !(s[o + 1] & kFilled)) return true;
+    // Empty-stage bookkeeping: a commit that poisons the ring or moves a poison decides
+    // which waits can ever pass.
+    if (int fo = lay_.fill_off[si.pipe]; fo >= 0 && (s[fo] || s[fo + 1])) return true;
   }
   if (si.effect == Effect::Acquire && p.tma_fill_check && s[o] >= 1 && !(s[o + 1] & kFilled)) return true;
   if (si.effect == Effect::Release && s[o + 3 + 2 * si.consumer_slot] == 0) return true;
@@ -185,7 +191,13 @@ bool Semantics::enabled(uint16_t const* s, int t) const {
     if (ps_.pipes[si.pipe].lanes) return lane_stage_free(s, si.pipe);
     return s[o] + stages_in_use(s, si.pipe) < ps_.pipes[si.pipe].stages;
   }
-  if (si.effect == Effect::Wait) return s[lay_.pipe_off[si.pipe] + 2 + 2 * si.consumer_slot] > 0;
+  if (si.effect == Effect::Wait) {
+    uint16_t unwaited = s[lay_.pipe_off[si.pipe] + 2 + 2 * si.consumer_slot];
+    // The oldest commit this slot has not waited is the poisoned one: its full barrier
+    // never completes.
+    if (int fo = lay_.fill_off[si.pipe]; fo >= 0 && s[fo] && unwaited == s[fo]) return false;
+    return unwaited > 0;
+  }
   return true;
 }
 
@@ -263,10 +275,13 @@ void Semantics::successors(uint16_t const* s, int t, std::vector<uint16_t>& out,
       if (ps_.pipes[si.pipe].tma_fill_check) {
         // A TMA copy lands on the stage of the task's newest acquire (the runtime's
         // prod_stage): a stage left without one when the next is acquired never gets its
-        // bytes, so its commit, and any wait on it, hangs. Reported here, where it becomes
-        // certain; every older outstanding stage is thus filled, and kFilled speaks of the
-        // newest alone.
-        if (b[po] >= 1 && !(b[po + 1] & kFilled)) b[lay_.glob] |= kEmptyTmaCommit;
+        // bytes. Its commit, b[po] commits from now, will be an empty one (the first such
+        // stage counts: it is committed first). Domain-lane pipes report it at once.
+        if (b[po] >= 1 && !(b[po + 1] & kFilled)) {
+          int fo = lay_.fill_off[si.pipe];
+          if (fo < 0) b[lay_.glob] |= kEmptyTmaCommit;
+          else if (b[fo + 1] == 0) b[fo + 1] = b[po];
+        }
         b[po + 1] &= ~kFilled;
       }
       ++b[po];
@@ -274,12 +289,23 @@ void Semantics::successors(uint16_t const* s, int t, std::vector<uint16_t>& out,
       break;
     case Effect::Commit:
       lw = 0;
-      if (ps_.pipes[si.pipe].tma_fill_check && b[po] == 1) {
+      if (ps_.pipes[si.pipe].tma_fill_check) {
         // The commit closes the oldest outstanding stage. With one outstanding that is the
-        // newest, whose fill kFilled records; with more, it is an older one, filled (the
-        // acquire above reports one that is not) while kFilled still speaks of the newest.
-        if (!(b[po + 1] & kFilled)) b[lay_.glob] |= kEmptyTmaCommit;
-        b[po + 1] &= ~kFilled;
+        // newest, whose fill kFilled records; with more, it is an older one, empty only if
+        // an acquire doomed it (the `doomed` countdown), while kFilled speaks of the newest.
+        bool empty = b[po] == 1 && !(b[po + 1] & kFilled);
+        if (b[po] == 1) b[po + 1] &= ~kFilled;
+        int fo = lay_.fill_off[si.pipe];
+        if (fo < 0) {
+          if (empty) b[lay_.glob] |= kEmptyTmaCommit;  // domain lanes / turns: reported at once
+        } else {
+          if (b[fo + 1] > 0 && --b[fo + 1] == 0) empty = true;
+          // An empty stage's full barrier expects bytes no copy delivers: nothing fails yet,
+          // but a wait that reaches it never passes (a deadlock), and if none does, its
+          // commit stays unwaited (unbalanced). Later commits queue behind it.
+          if (b[fo]) ++b[fo];
+          else if (empty) b[fo] = 1;
+        }
       }
       if (b[po] > 0) --b[po];
       else b[lay_.glob] |= kCommitNoAcquire;  // exact accounting: a commit needs an acquired stage
@@ -575,6 +601,9 @@ bool Semantics::writing(uint16_t const* s, int alias, int* who) const {
       any = true;
       mn = lanes ? std::max<int>(mn, s[o + 2 + 2 * c]) : std::min<int>(mn, s[o + 2 + 2 * c]);
     }
+    // A poisoned commit (an empty TMA stage) is unwaited by every waiting slot but no
+    // copy writes it: only the others are the engine's writes in flight.
+    if (int fo = lay_.fill_off[ar.pipe]; fo >= 0 && s[fo] && !lanes) --mn;
     if (any && mn > 0) { if (who) *who = -1; return true; }
   }
   return false;

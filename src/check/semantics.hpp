@@ -82,6 +82,12 @@ struct Layout {
   // slot] after the slots; -1 for other pipes. A slot's `a` and `ahead` are its wait
   // counter's distance behind / ahead of the producer's commits (one of them is 0).
   std::vector<int> turn_off;
+  // TMA pipes with Pipe::tma_fill_check (not lanes, not turns): [poison, doomed]. poison:
+  // 0, or 1 + the commits made after the first commit of a stage with no copy (that
+  // stage's full barrier never completes: a wait reaching it blocks for good); doomed: 0,
+  // or how many commits from now close a stage left without a copy when a newer one was
+  // acquired (that commit will be an empty one). -1 for other pipes.
+  std::vector<int> fill_off;
   int glob = 0, slots_off = 0, nslots = 1, dec_off = 0, ndec = 0;
   static int task_off(int t) { return t * 4; }
 };

@@ -180,6 +180,14 @@ RC_GTEST_PROP(Emulator, CounterexamplesReplayToTheSameFailure, (Recipe const& re
     RC_ASSERT(cex.length == first.length);
     RC_ASSERT(cex.tiles == first.tiles);
     if (cex.kind == "unbalanced") return;  // ends without an error the emulator could raise
+    // Emulator gap (docs/turns.md, "What the emulator does not see"): a turn-taker's wait
+    // two phases ahead passes at once on the old phase, on the emulator as on hardware,
+    // and nothing there tells it from a proper pass; the run goes on to whatever follows
+    // (garbage, a deadlock, an over-arrival). Not replayed.
+    if (cex.kind == "race" && cex.detail.rfind("parity aliasing", 0) == 0) {
+      RC_TAG("not replayed: parity aliasing");
+      return;
+    }
     // Emulator gap, not a checker bug (Regression.EmulatorRecordsAnMmaReadAtItsIssue): the
     // emulator records an MMA's SMEM read when it is issued, by the issuing thread, so a
     // write after the issue (before the MMA engine ran it) is no race there. Races with a

@@ -15,7 +15,7 @@ inline constexpr AvoidKnownBugs kAvoidKnownBugs{
     .tma_full_at_commit = false,    // fixed: the runtime's commit arrives (expect_tx in acquire)
     .tma_stages_outstanding = false,  // fixed: a stage left without a copy is reported at the next acquire
     .elected_async_work_orders_the_whole_task = false,  // fixed: engine work and TMA commits converge the task
-    .empty_tma_commit_without_waiter = true,  // reported as a deadlock though no task of the run waits
+    .empty_tma_commit_without_waiter = false,  // fixed: an empty stage poisons its waits (deadlock) or stays unwaited (unbalanced)
 };
 
 // Emulator gap, fixed: ts::arch::umma_issue recorded the A/B reads at issue, by the

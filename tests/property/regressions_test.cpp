@@ -343,8 +343,9 @@ TEST(Regression, TmaCommitOrdersEveryLaneOfTheProducer) {
 // copy completes on the barrier of the stage of the last acquire (stage 1); the checker's
 // commit filled the first uncommitted stage (stage 0), so its run had T1 pass m0.wait()
 // and reported the MMA read / scribble race, while on the emulator T1 waits on stage 0 for
-// 128 bytes no copy delivers: a deadlock. Now the second acquire, which leaves stage 0
-// without a copy for good, is reported as the hang ("TMA stage left without a copy").
+// 128 bytes no copy delivers: a deadlock. Now the second acquire dooms stage 0 (it is
+// left without a copy for good), its commit is an empty one, and T1's wait on it is the
+// deadlock, explained by the empty commit.
 TEST(Regression, TmaCopyFillsTheStageOfTheLastAcquire) {
   Program p;
   p.mem[0] = MemSpec{PipeKind::TmaUmma, 2, 1, 0, false};
@@ -360,7 +361,9 @@ TEST(Regression, TmaCopyFillsTheStageOfTheLastAcquire) {
   EXPECT_EQ(replayed, "deadlock");
   EXPECT_EQ(kind, "deadlock");
   auto v = check(model_of(p), true);
-  EXPECT_NE(v.report.find("TMA stage left without a copy"), std::string::npos) << v.report;
+  EXPECT_NE(v.report.find("TMA commit without TMA work: a stage of m0 was committed with no copy on it (T0 runs m0.commit()"),
+            std::string::npos)
+      << v.report;
 }
 
 // Was an emulator gap (found by Emulator.CounterexamplesReplayToTheSameFailure): T1's MMA
@@ -466,4 +469,26 @@ TEST(Regression, ProducerWriteUnderItsOwnInFlightTmaCopyIsARace) {
   ASSERT_EQ(v.verdict, ts::Verdict::Unsafe) << v.report;
   EXPECT_EQ(v.kind, "race") << v.report;
   EXPECT_NE(v.report.find("written by the asynchronous engine while m1 written by T0"), std::string::npos) << v.report;
+}
+
+// Found by Emulator.CounterexamplesReplayToTheSameFailure once an empty TMA commit became a
+// poisoned stage: the checker counted the poisoned commit as an engine write in flight
+// (committed, unwaited), so T0's write of m2, aliased with m1, raced it, while no copy
+// writes that stage at all; the emulator ends in T0's deadlock at m1.wait(). Expected:
+// deadlock on both sides (before the fix the checker said race).
+TEST(Regression, AnEmptyTmaStageIsNoEngineWrite) {
+  Program p;
+  p.mem[1] = tma_ring(1);
+  p.mem[1].alias_group = 1;
+  p.mem[2].alias_group = 1;
+  p.mem[2].alias_phase = 1;
+  p.loop = LoopKind::StaticDomain;
+  p.length = 1;
+  p.tasks.resize(2);
+  p.tasks[0].body = {op(Op::Acquire, 1), op(Op::Commit, 1)};
+  p.tasks[1].body = {op(Op::Scribble, 2), op(Op::Wait, 1), op(Op::Take, 1), op(Op::Release, 1)};
+  EXPECT_EQ(emulated_kind(p), "deadlock");
+  auto v = check(model_of(p), true);
+  ASSERT_EQ(v.verdict, ts::Verdict::Unsafe) << v.report;
+  EXPECT_EQ(v.kind, "deadlock") << v.report;
 }
