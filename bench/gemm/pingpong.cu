@@ -1,4 +1,5 @@
-// bench/gemm ping-pong: the two TS GEMM shapes against cuBLAS, side by side in one
+// bench/gemm ping-pong: the two TS GEMM shapes (cooperative 128 x 256 tiles; ping-pong
+// 128 x 128 tiles per math warp group on one shared 6-stage ring) against cuBLAS, side by side in one
 // process on fresh random inputs per shape (events, warm-up, medians); the ping-pong
 // result is checked against cuBLAS. Prints which shape is faster per problem: the data
 // behind gemm::prefer_pingpong (docs/gemm.md).
@@ -27,7 +28,7 @@ int main(int argc, char** argv) {
     CUtensorMap host_maps[4] = {bench::tensor_map_bf16(a, s.m, s.k, gemm::kTileM, gemm::kTileK, true),
                                 bench::tensor_map_bf16(b, s.n, s.k, gemm::kTileN, gemm::kTileK, true),
                                 bench::tensor_map_bf16(d, s.m, s.n, 64, 64, true),
-                                bench::tensor_map_bf16(a, s.m, s.k, 64, gemm::kTileK, true)};
+                                bench::tensor_map_bf16(b, s.n, s.k, gemm::pingpong::kTileN, gemm::kTileK, true)};
     CUtensorMap* maps;
     BENCH_CHECK(cudaMalloc(&maps, sizeof host_maps));
     BENCH_CHECK(cudaMemcpy(maps, host_maps, sizeof host_maps, cudaMemcpyHostToDevice));

@@ -77,7 +77,7 @@ int main(int argc, char** argv) {
     CUtensorMap host_maps[4] = {bench::tensor_map_bf16(a, s.m, s.k, gemm::kTileM, gemm::kTileK, true),
                                 bench::tensor_map_bf16(b, s.n, s.k, gemm::kTileN, gemm::kTileK, true),
                                 bench::tensor_map_bf16(d, s.m, s.n, 64, 64, true),
-                                bench::tensor_map_bf16(a, s.m, s.k, 64, gemm::kTileK, true)};
+                                bench::tensor_map_bf16(b, s.n, s.k, gemm::pingpong::kTileN, gemm::kTileK, true)};
     CUtensorMap* maps;
     BENCH_CHECK(cudaMalloc(&maps, sizeof host_maps));
     BENCH_CHECK(cudaMemcpy(maps, host_maps, sizeof host_maps, cudaMemcpyHostToDevice));

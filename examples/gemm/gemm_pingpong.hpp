@@ -1,111 +1,230 @@
-// The ping-pong shape of the Hopper BF16 GEMM (D = A * B^T as in gemm_resources.hpp):
-// two math warp groups each own whole 64 x 256 tiles and take turns on the tensor cores,
-// so one group's epilogue overlaps the other group's main loop.
+// The ping-pong shape of the Hopper BF16 GEMM (D = A * B^T as in gemm_resources.hpp),
+// CUTLASS-style: one TMA warp fills ONE shared SMEM ring of 128 x 64 A and 128 x 64 B
+// slices; two math warp groups each own whole 128 x 128 tiles and take turns on it, so
+// one group's epilogue overlaps the other group's main loop.
 //
-// CTA b walks pairs of tiles (b, b + grid, ...); in pair p, warp group 0 computes tile 2p
-// and warp group 1 tile 2p + 1 (skipped when it does not exist). Each group has its own
-// TMA warp and SMEM ring, so its loads run ahead while the other group computes. The turn
-// is a TS ping-pong resource (a graph self-edge, SPEC S11): group 0 acquires it before its
-// main loop and commits after; group 1 waits for it and releases after its own, so the
-// main loops alternate 0, 1, 0, 1 ... and each epilogue runs beside the other's MMAs.
-// When to prefer this shape over the cooperative one: prefer_pingpong() below.
+// Super tiles. The checker runs every task's tile loop in lock step over one tile
+// sequence, so "group w takes every other tile" is written as a queue of tile *pairs*:
+// CTA b walks pairs p = b, b + grid, ...; pair p is tiles 2p (half 0) and 2p + 1 (half 1)
+// of the grouped raster (gemm::grouped_tile). An odd tile count leaves the last pair's
+// half 1 empty; the condition "half 1 exists" (Halves::second) is one runtime value per
+// pair, shared by key ("half1") between the three tasks, so they agree on it.
+//   Load:  half 0's k stages; when half 1 exists, half 1's k stages.
+//   Math0: order.acquire(); half 0's k stages (wait, MMAs, release); order.commit();
+//          when half 1 exists, ring.skip(k); the epilogue of half 0.
+//   Math1: order.wait(); ring.skip(k) (half 0, always there); when half 1 exists, half
+//          1's k stages; order.release(); when half 1 exists, the epilogue of half 1.
+// k is the K loop length (runtime, "k_iters"): the same affine form in all three tasks
+// (S6.26.skip-count).
+//
+// The order barrier (a one-stage AsyncAsync pipe, a ping-pong resource: graph self-edge)
+// sits around each group's main loop and *before its first ring.wait of the pair*. It
+// makes the main loops alternate 0, 1, 0, 1 ... (Math0's epilogue runs beside Math1's
+// main loop and vice versa) and it is what keeps a skip from running two phases ahead:
+// a skip moves a group's ring counters k stages past the other group's turn without
+// touching a barrier, so the group's next ring.wait targets a stage the producer may not
+// have refilled since the last-but-one round. With k >= kStages and no order, Math1
+// skips to position k while the producer has not committed position k - kStages: its
+// wait on parity passes at once (the checker's "parity aliasing", shown in
+// tests/gemm_pingpong_model_test.cpp). With the order, Math1 waits only after Math0
+// waited on (so the producer committed) all of half 0, so position k is at most one
+// phase ahead; Math0 acquires the order of the next pair only after Math1's main loop,
+// so the same holds for its position 2k. Both groups pass the order on every pair (half
+// 1 present or not), so the hand-offs balance.
+// When to prefer this shape over the cooperative one: prefer_pingpong() (manager).
 #pragma once
 #include "gemm_resources.hpp"
 
 namespace gemm::pingpong {
 
-constexpr int kTileM = 64;  // rows per warp group's tile
-constexpr int kStages = 2;  // per warp group's ring: 2 x 2 x 40 KiB + 2 x 16 KiB staging = 192 KiB
+constexpr int kTileM = 128, kTileN = 128;  // one warp group's tile (two m64n128 wgmmas per k16)
+// 6 x (16 + 16) KiB ring + 2 x 16 KiB epilogue staging = 224 KiB (as the cooperative shape).
+constexpr int kStages = 6;
 constexpr int kBytesA = kTileM * kTileK * 2, kBytesB = kTileN * kTileK * 2;
 
-// Static persistent queue over pairs of tiles; `wg` is the warp group whose side of the
-// pair a task serves (its skip predicate: warp group 1's tile may not exist).
+// Static persistent queue over pairs of tiles (num_tiles = pairs).
 struct PairQueue : ts::WorkQueue {
-  int tiles = 0, tiles_m = 0, tiles_n = 0, wg = 0;
+  int tiles = 0, tiles_m = 0, tiles_n = 0;
   TS_HD ts::WorkTile make_tile(int p) const {
     ts::WorkTile w;
     w.tile_idx = p;
     w.valid = p < num_tiles;
     return w;
   }
-  TS_HD bool missing(ts::WorkTile const& pair) const { return 2 * pair.tile_idx + wg >= tiles; }
-  // The tile this side computes in pair p, in the grouped raster order.
-  TS_HD ts::WorkTile tile_of(int p) const { return grouped_tile(2 * p + wg, tiles, tiles_m, tiles_n); }
+  // Half h of pair p in the grouped raster order.
+  TS_HD ts::WorkTile tile_of(int p, int h) const { return grouped_tile(2 * p + h, tiles, tiles_m, tiles_n); }
 };
 
-// Global A and B as one warp group's loads see them.
+inline constexpr char const* kHalf1Key = "half1";
+
+// The per-pair condition the three tasks share by key: half 1 of the pair exists.
+struct Halves : ts::MemoryResource {
+  int tiles = 0;
+  TS_HD bool second(ts::ConsumerStage const& si) const { return 2 * si.work_tile.tile_idx + 1 < tiles; }
+};
+
+// Global A and B as the load task sees them.
 struct GmemAB : ts::MemoryResource {
   PairQueue q;
   int K = 0;
   TS_HD int k_iters() const { return (K + kTileK - 1) / kTileK; }
+  template <int H>
   TS_HD TileSource source(ts::ConsumerStage const& si) const {
-    ts::WorkTile t = q.tile_of(si.work_tile.tile_idx);
+    ts::WorkTile t = q.tile_of(si.work_tile.tile_idx, H);
     return TileSource{int(si.loop_offset) * kTileK, t.coord[0] * kTileM, t.coord[1] * kTileN};
   }
 };
 
-// One warp group's ring of 64 x 64 A and 256 x 64 B slices (TmaAsync, kStages deep).
+// Three wgmma descriptors of one stage: A rows 0..63 and 64..127, and B.
+struct PairDescs {
+  uint64_t a0 = 0, a1 = 0, b = 0;
+};
+
+// The shared ring of 128 x 64 A and 128 x 64 B slices (TmaAsync, kStages deep).
 struct SmemAB : ts::MemoryResource {
   // Released by one math warp group's leaders; group and stage bytes are derived.
-  static constexpr auto pipeline = ts::tma_async({.num_stages = kStages, .consumer_signal = ts::Signal::TaskWarpLeader});
+  static constexpr auto pipeline = ts::tma_async(
+      {.num_stages = kStages, .num_bytes = kBytesA + kBytesB, .consumer_signal = ts::Signal::TaskWarpLeader});
   ts::SmemArray<uint16_t> a, b;
-  void const* map_a = nullptr;  // CUtensorMap*: A in 64 x 64 boxes, 128-byte swizzle
-  void const* map_b = nullptr;  // CUtensorMap*: B in 256 x 64 boxes
+  void const* map_a = nullptr;  // CUtensorMap*: A in 128 x 64 boxes, 128-byte swizzle (ts::arch::TensorMap2D* on the emulator)
+  void const* map_b = nullptr;  // CUtensorMap*: B in 128 x 64 boxes
   void declare_allocations(ts::Allocations& al) {
     al.smem("a_stages", a, kStages * kTileM * kTileK, 1024);
     al.smem("b_stages", b, kStages * kTileN * kTileK, 1024);
   }
   TS_HD void load(ts::ProducerStage const& si, TileSource src) const {
+    if (si.thread.thread_in_task != 0) return;
+    auto* base_a = a.ptr(si.context) + si.stage_idx * kTileM * kTileK;
+    auto* base_b = b.ptr(si.context) + si.stage_idx * kTileN * kTileK;
 #if defined(__CUDA_ARCH__)
-    if (si.thread.thread_in_task == 0) {
-      ts::cuda::tensor_load_2d(a.ptr(si.context) + si.stage_idx * kTileM * kTileK,
-                               static_cast<CUtensorMap const*>(map_a), src.k, src.m, si.barrier);
-      ts::cuda::tensor_load_2d(b.ptr(si.context) + si.stage_idx * kTileN * kTileK,
-                               static_cast<CUtensorMap const*>(map_b), src.k, src.n, si.barrier);
-    }
+    ts::cuda::tensor_load_2d(base_a, static_cast<CUtensorMap const*>(map_a), src.k, src.m, si.barrier);
+    ts::cuda::tensor_load_2d(base_b, static_cast<CUtensorMap const*>(map_b), src.k, src.n, si.barrier);
 #else
-    (void)si;
-    (void)src;
+    ts::arch::tensor_copy_2d_g2s(base_a, *static_cast<ts::arch::TensorMap2D const*>(map_a), src.k, src.m, si.barrier);
+    ts::arch::tensor_copy_2d_g2s(base_b, *static_cast<ts::arch::TensorMap2D const*>(map_b), src.k, src.n, si.barrier);
 #endif
   }
-  TS_HD StageDescs descriptors(ts::ConsumerStage const& si) const {
+  TS_HD PairDescs descriptors(ts::ConsumerStage const& si) const {
+    auto* base_a = a.ptr(si.context) + si.stage_idx * kTileM * kTileK;
+    auto* base_b = b.ptr(si.context) + si.stage_idx * kTileN * kTileK;
 #if defined(__CUDA_ARCH__)
-    return StageDescs{ts::sm90::desc_k_major_sw128(a.ptr(si.context) + si.stage_idx * kTileM * kTileK),
-                      ts::sm90::desc_k_major_sw128(b.ptr(si.context) + si.stage_idx * kTileN * kTileK)};
+    return PairDescs{ts::sm90::desc_k_major_sw128(base_a), ts::sm90::desc_k_major_sw128(base_a + 64 * kTileK),
+                     ts::sm90::desc_k_major_sw128(base_b)};
 #else
-    (void)si;
-    return {};
+    // The emulated "descriptor" is the address of the unswizzled K-major box.
+    return PairDescs{uint64_t(reinterpret_cast<uintptr_t>(base_a)),
+                     uint64_t(reinterpret_cast<uintptr_t>(base_a + 64 * kTileK)),
+                     uint64_t(reinterpret_cast<uintptr_t>(base_b))};
 #endif
   }
 };
 
-// The turn between the two math warp groups: synchronisation only, no data.
-struct MathTurn : ts::MemoryResource {
-  // One stage; each warp of the passing warp group arrives once (groups derived: 4 warps).
+// One warp group's 128 x 128 fp32 accumulator: floats 0..63 are the m64n128 fragment of
+// rows 0..63, floats 64..127 that of rows 64..127 (begin_tile / retire_* as gemm::Accumulator).
+struct Accumulator : gemm::Accumulator {
+  TS_HD void mma([[maybe_unused]] ts::ProducerStage const& si, PairDescs d) {
+#if defined(__CUDA_ARCH__)
+    ts::sm90::fence_accumulators(acc);
+    ts::sm90::wgmma_fence();
+#pragma unroll
+    for (int kk = 0; kk < kTileK / 16; ++kk) {
+      int const scale = (fresh && kk == 0) ? 0 : 1;
+      ts::sm90::wgmma_m64n128k16_bf16(acc, d.a0 + 2 * kk, d.b + 2 * kk, scale);
+      ts::sm90::wgmma_m64n128k16_bf16(acc + 64, d.a1 + 2 * kk, d.b + 2 * kk, scale);
+    }
+    ts::sm90::wgmma_commit();
+#else
+    auto const* a0 = reinterpret_cast<uint16_t const*>(uintptr_t(d.a0));
+    auto const* a1 = reinterpret_cast<uint16_t const*>(uintptr_t(d.a1));
+    auto const* b = reinterpret_cast<uint16_t const*>(uintptr_t(d.b));
+    int t = si.thread.thread_in_task % 128;
+    for (int kk = 0; kk < kTileK / 16; ++kk) {
+      bool accumulate = !(fresh && kk == 0);
+      ts::arch::emu::wgmma_m64n128k16_bf16(acc, acc, a0 + 16 * kk, kTileK, b + 16 * kk, kTileK, t, accumulate);
+      ts::arch::emu::wgmma_m64n128k16_bf16(acc, acc + 64, a1 + 16 * kk, kTileK, b + 16 * kk, kTileK, t, accumulate);
+    }
+    ts::arch::emu::wgmma_commit(acc);
+#endif
+    fresh = false;
+  }
+};
+
+// The order between the two groups' main loops: synchronisation only, no data.
+struct MathOrder : ts::MemoryResource {
+  // One stage, one arrival per warp of the passing warp group (groups derived: 4 warps).
   static constexpr auto pipeline = ts::async_async(
       {.num_stages = 1, .producer_signal = ts::Signal::TaskWarpLeader, .consumer_signal = ts::Signal::TaskWarpLeader});
 };
 
-// One warp group's D tiles, stored through its own swizzled staging boxes and TMA.
-// The two groups' epilogues run at different times but overlap their in-flight stores,
-// so each has its own staging and named barrier.
+#if defined(__CUDA_ARCH__)
+// A warp group's 128 x 128 fragment through two alternating 64 x 64 swizzled SMEM boxes
+// and TMA stores (the scheme of ts::sm90::store_fragment_tma; box q covers rows
+// 64 (q / 2) .., columns 64 (q % 2) ..; its floats are 32 q .. 32 q + 31 of the fragment).
+__device__ inline void store_128x128_tma(float const* frag, unsigned char* staging, CUtensorMap const* map_d,
+                                         int row_base, int col_base, int t128, int barrier_id) {
+  int const warp = t128 / 32, lane = t128 % 32;
+  bool const issuer = t128 == 0;
+  if (issuer) ts::cuda::bulk_wait_read<0>();
+  ts::sm90::named_barrier_sync(barrier_id, 128);
+#pragma unroll
+  for (int q = 0; q < 4; ++q) {
+    unsigned char* box = staging + (q % 2) * 8192;
+    if (q >= 2) {
+      if (issuer) ts::cuda::bulk_wait_read<1>();
+      ts::sm90::named_barrier_sync(barrier_id, 128);
+    }
+#pragma unroll
+    for (int jj = 0; jj < 8; ++jj) {
+      int const j = q * 8 + jj;
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        int const r = warp * 16 + lane / 4 + h * 8;
+        int const byte = r * 128 + ((jj ^ (r & 7)) << 4) + (lane % 4) * 4;
+        *reinterpret_cast<__nv_bfloat162*>(box + byte) =
+            __floats2bfloat162_rn(frag[4 * j + 2 * h], frag[4 * j + 2 * h + 1]);
+      }
+    }
+    ts::cuda::fence_proxy_async();
+    ts::sm90::named_barrier_sync(barrier_id, 128);
+    if (issuer) {
+      ts::cuda::tensor_store_2d(static_cast<CUtensorMap_st const*>(map_d), box, col_base + (q % 2) * 64,
+                                row_base + (q / 2) * 64);
+      ts::cuda::bulk_commit();
+    }
+  }
+}
+#endif
+
+// One warp group's D tiles (half H of each pair). On the device through its own swizzled
+// staging boxes and TMA (map_d required); on the emulator straight from the fragment
+// (map_d must be null there, as for the cooperative shape).
 struct GmemD : ts::MemoryResource {
   PairQueue q;
-  int k_iters = 0;              // K extent in stages: the math task's domain
+  int half = 0;
+  int k_iters = 0;              // K extent in stages: the math tasks' domain
+  uint16_t* d = nullptr;        // bf16 bits (the emulator's direct store)
+  int M = 0, N = 0;
   void const* map_d = nullptr;  // CUtensorMap*: D in 64 x 64 boxes, 128-byte swizzle
   ts::SmemArray<uint16_t> staging;
   void declare_allocations(ts::Allocations& al) {
-    al.smem("d_staging", staging, 2 * 64 * 64, 1024).producer_side();
+    if (map_d) al.smem("d_staging", staging, 2 * 64 * 64, 1024).producer_side();
   }
   TS_HD void store(ts::ProducerStage const& si, float const* frag) const {
+    ts::WorkTile t = q.tile_of(si.work_tile.tile_idx, half);
+    int const row_base = t.coord[0] * kTileM, col_base = t.coord[1] * kTileN;
 #if defined(__CUDA_ARCH__)
-    ts::WorkTile t = q.tile_of(si.work_tile.tile_idx);
-    ts::sm90::store_fragment_tma(frag, reinterpret_cast<unsigned char*>(staging.ptr(si.context)),
-                                 static_cast<CUtensorMap const*>(map_d), t.coord[0] * kTileM, t.coord[1] * kTileN,
-                                 si.thread.thread_in_task % 128, 1 + q.wg);
+    store_128x128_tma(frag, reinterpret_cast<unsigned char*>(staging.ptr(si.context)),
+                      static_cast<CUtensorMap const*>(map_d), row_base, col_base, si.thread.thread_in_task % 128,
+                      1 + half);
 #else
-    (void)si;
-    (void)frag;
+    if (map_d)
+      ts::arch::emu::fail("pingpong::GmemD::store: the TMA-store epilogue (map_d) is device-only; pass map_d = null to the emulator");
+    int const t128 = si.thread.thread_in_task % 128;
+    for (int i = 0; i < 128; ++i) {
+      int const row = row_base + 64 * (i / 64) + ts::arch::wgmma_d_row(t128, i % 64);
+      int const col = col_base + ts::arch::wgmma_d_col(t128, i % 64);
+      if (row < M && col < N) d[size_t(row) * N + col] = ts::arch::float_to_bf16(frag[i]);
+    }
 #endif
   }
   TS_HD void drain(ts::AuxStage const& si) const {
@@ -119,37 +238,65 @@ struct GmemD : ts::MemoryResource {
 
 // ---- schedules ----
 
+// TS_HD: device code calls it too (a host-only helper compiles with a suppressed
+// warning, 20011, and runs as garbage on the device: the K loop ran no iteration).
+TS_HD inline auto k_bound(int k_iters) { return ts::runtime(k_iters, "k_iters").at_least(1); }
+
+template <int H, class S, class G, class Smem>
+TS_HD void load_half(S& s, G& gmem, Smem& smem) {
+  s.domain_loop(0, k_bound(gmem->k_iters()), 1, [&] {
+    smem.acquire();
+    auto src = ts::work<&GmemAB::template source<H>>(gmem);
+    ts::work<&SmemAB::load>(smem, src);
+    smem.commit();
+  });
+}
+
 struct LoadSchedule {
-  template <class S, class G, class Smem, class Q>
-  TS_HD void operator()(S& s, G& gmem, Smem& smem, Q& wq) const {
-    s.work_tile_loop(wq, ts::skip_if<&PairQueue::missing>, [&] {
-      s.skippable([&] {
-        s.domain_loop(0, ts::runtime(gmem->k_iters(), "k_iters").at_least(1), 1, [&] {
-          smem.acquire();
-          auto src = ts::work<&GmemAB::source>(gmem);
-          ts::work<&SmemAB::load>(smem, src);
-          smem.commit();
-        });
-      });
+  template <class S, class G, class Smem, class Hv, class Q>
+  TS_HD void operator()(S& s, G& gmem, Smem& smem, Hv& halves, Q& wq) const {
+    s.work_tile_loop(wq, [&] {
+      load_half<0>(s, gmem, smem);
+      auto second = ts::work<&Halves::second>(halves);
+      s.when_true(second, ts::Key{kHalf1Key}, [&] { load_half<1>(s, gmem, smem); });
       ts::queue_epilogue(wq);
     });
   }
 };
 
-// kFirst: warp group 0 opens each round of turns (acquire / commit); warp group 1
-// follows (wait / release). Both pass the turn on every pair, skipped or not, so
-// the hand-offs always balance.
-template <bool kFirst>
-struct MathSchedule {
-  template <class S, class Turn, class Smem, class Acc, class Out, class Q>
-  TS_HD void operator()(S& s, Turn& turn, Smem& smem, Acc& acc, Out& out, Q& wq) const {
-    s.work_tile_loop(wq, ts::skip_if<&PairQueue::missing>, [&] {
-      if constexpr (kFirst) turn.acquire();
-      else turn.wait();
-      s.skippable([&] { tile_main_loop<&SmemAB::descriptors>(s, smem, acc, ts::runtime(out->k_iters, "k_iters").at_least(1)); });
-      if constexpr (kFirst) turn.commit();
-      else turn.release();
-      s.skippable([&] { ts::work<&GmemD::store>(out, ts::work<&Accumulator::fragment>(acc)); });
+// Warp group 0: half 0 of every pair. kOrder = false drops the order barrier (the
+// checker's parity-aliasing counterexample; never run).
+template <bool kOrder = true>
+struct Math0Schedule {
+  template <class S, class Ord, class Smem, class Acc, class Out, class Hv, class Q>
+  TS_HD void operator()(S& s, Ord& order, Smem& smem, Acc& acc, Out& out, Hv& halves, Q& wq) const {
+    s.work_tile_loop(wq, [&] {
+      if constexpr (kOrder) order.acquire();
+      tile_main_loop<&SmemAB::descriptors, &Accumulator::mma>(s, smem, acc, k_bound(out->k_iters));
+      if constexpr (kOrder) order.commit();
+      auto second = ts::work<&Halves::second>(halves);
+      s.when_true(second, ts::Key{kHalf1Key}, [&] { smem.skip(k_bound(out->k_iters)); });
+      ts::work<&GmemD::store>(out, ts::work<&Accumulator::fragment>(acc));
+      ts::queue_epilogue(wq);
+    });
+    ts::work<&GmemD::drain>(out);
+  }
+};
+
+// Warp group 1: half 1 of every pair, when it exists.
+template <bool kOrder = true>
+struct Math1Schedule {
+  template <class S, class Ord, class Smem, class Acc, class Out, class Hv, class Q>
+  TS_HD void operator()(S& s, Ord& order, Smem& smem, Acc& acc, Out& out, Hv& halves, Q& wq) const {
+    s.work_tile_loop(wq, [&] {
+      if constexpr (kOrder) order.wait();
+      smem.skip(k_bound(out->k_iters));  // half 0, Math0's turn (always there)
+      auto second = ts::work<&Halves::second>(halves);
+      s.when_true(second, ts::Key{kHalf1Key}, [&] {
+        tile_main_loop<&SmemAB::descriptors, &Accumulator::mma>(s, smem, acc, k_bound(out->k_iters));
+      });
+      if constexpr (kOrder) order.release();
+      s.when_true(second, ts::Key{kHalf1Key}, [&] { ts::work<&GmemD::store>(out, ts::work<&Accumulator::fragment>(acc)); });
       ts::queue_epilogue(wq);
     });
     ts::work<&GmemD::drain>(out);

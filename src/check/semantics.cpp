@@ -493,6 +493,12 @@ void Semantics::advance(std::vector<uint16_t>& b, int t, std::vector<uint16_t>& 
         bool shared = __builtin_popcountll(ps_.keys[in.key].users) > 1;
         int found = -1;
         uint32_t pos = position(b.data(), t);
+        // Outside the domain loop a condition is one value per tile, whether a task asks
+        // before or after its loop (or between two of its loops): the position keeps the
+        // tile and takes the largest loop part, so the entry lives until every user has
+        // left the tile (the ping-pong GEMM's producer asks between its two loops, a math
+        // task before its loop).
+        if (in.loop_region != kInside && pos != 0xffffffffu) pos |= 0x00ffffffu;
         if (shared) {
           for (int e = 0; e < lay_.ndec; ++e) {
             uint16_t const* en = &b[lay_.dec_off + 3 * e];

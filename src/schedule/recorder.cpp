@@ -63,9 +63,21 @@ void ScheduleRecorder::close_block(int id) {
 }
 
 int ScheduleRecorder::open_domain_loop(ir::Bound start, ir::Bound end, ir::Bound step, std::optional<int> unroll) {
-  if (ir_.domain_loop >= 0)
-    fail("capture.second-domain-loop", "a schedule has at most one domain_loop (SPEC S4.2)", "1 domain_loop",
-         "a second domain_loop");
+  // One domain loop per schedule (SPEC S4.2), with one exception: inside a work-tile
+  // loop, loops may follow one another when their bounds are provably equal (the same
+  // affine forms), so every loop of a tile has the task's one length (a producer that
+  // fills a pair of tiles' stages one tile after the other: the ping-pong GEMM).
+  if (ir_.domain_loop >= 0) {
+    auto const& first = ir_.blocks[ir_.domain_loop];
+    auto same = [](ir::Bound const& a, ir::Bound const& b) { return a.form_known && b.form_known && a.form == b.form; };
+    bool in_tile_loop = ir_.work_tile_loop >= 0 && is_open(ir_.work_tile_loop);
+    if (domain_state_ == DomainState::Inside || !in_tile_loop || !same(first.start, start) || !same(first.end, end) ||
+        !same(first.step, step))
+      fail("capture.second-domain-loop",
+           "a schedule has at most one domain_loop (SPEC S4.2), or, inside a work_tile_loop, loops one after another "
+           "with equal bounds",
+           "1 domain_loop", "a second domain_loop");
+  }
   if (step.kind == ir::Bound::Kind::Static && step.value == 0)
     fail("capture.zero-step", "domain_loop step is a static zero, so the loop would never advance (SPEC S6.1)",
          "a non-zero step", "0");
@@ -79,7 +91,7 @@ int ScheduleRecorder::open_domain_loop(ir::Bound start, ir::Bound end, ir::Bound
   b.step = std::move(step);
   b.unroll = unroll;
   b.loop_block = id;
-  ir_.domain_loop = id;
+  if (ir_.domain_loop < 0) ir_.domain_loop = id;  // the first of several equal loops
   domain_state_ = DomainState::Inside;
   return id;
 }

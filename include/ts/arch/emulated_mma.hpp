@@ -39,6 +39,13 @@ namespace ts::arch::emu {
 // after the producer overwrote it and the result is wrong (a schedule bug shows).
 void wgmma_m64n256k16_bf16(float* acc, uint16_t const* a, int lda, uint16_t const* b, int ldb, int thread_in_wg,
                            bool accumulate);
+// wgmma.mma_async m64n128k16 for one thread: its 64 accumulators `d` (the same fragment
+// layout, columns 0..127) become (accumulate ? d : 0) + A * B^T over a 64 x 16 slice of A
+// and a 128 x 16 slice of B. `group_acc` is the thread's accumulator array (d lies in it):
+// the MMA joins that array's open group, so two m64n128 halves of one 128 x 128 warpgroup
+// tile commit and retire together (wgmma_commit / wgmma_wait on group_acc).
+void wgmma_m64n128k16_bf16(float* group_acc, float* d, uint16_t const* a, int lda, uint16_t const* b, int ldb,
+                           int thread_in_wg, bool accumulate);
 // wgmma.commit_group: closes the open group of the thread owning `acc`.
 void wgmma_commit(float* acc);
 // wgmma.wait_group N: runs the oldest committed groups of `acc`'s thread until at most

@@ -22,6 +22,8 @@ struct WgmmaOp {
   uint16_t const* b;
   int lda, ldb, thread_in_wg;
   bool accumulate;
+  int n = 256;           // the instruction's N (256 or 128)
+  float* d = nullptr;    // its N / 2 accumulators (null: the group's own array)
 };
 
 // The asynchronous wgmma groups one emulated thread has in flight. A thread is known by
@@ -44,8 +46,10 @@ InFlight& in_flight(float* acc) {
 
 // Executes one wgmma for one thread: reads SMEM now (the hardware reads it at some
 // point before wait_group returns).
-void execute(float* acc, WgmmaOp const& o) {
-  constexpr int kM = 64, kN = 256, kK = 16;
+void execute(float* group_acc, WgmmaOp const& o) {
+  constexpr int kM = 64, kK = 16;
+  int const kN = o.n;
+  float* acc = o.d ? o.d : group_acc;
   if (o.thread_in_wg == 0) {  // range / race check once per warpgroup, row by row
     for (int r = 0; r < kM; ++r) ts::arch::smem_check(o.a + size_t(r) * o.lda, kK * 2, false);
     for (int c = 0; c < kN; ++c) ts::arch::smem_check(o.b + size_t(c) * o.ldb, kK * 2, false);
@@ -68,6 +72,13 @@ void wgmma_m64n256k16_bf16(float* acc, uint16_t const* a, int lda, uint16_t cons
                            bool accumulate) {
   if (thread_in_wg < 0 || thread_in_wg >= 128) fail("wgmma: thread index outside its 128-thread warpgroup");
   in_flight(acc).open.push_back({a, b, lda, ldb, thread_in_wg, accumulate});
+}
+
+void wgmma_m64n128k16_bf16(float* group_acc, float* d, uint16_t const* a, int lda, uint16_t const* b, int ldb,
+                           int thread_in_wg, bool accumulate) {
+  if (thread_in_wg < 0 || thread_in_wg >= 128) fail("wgmma: thread index outside its 128-thread warpgroup");
+  if (d < group_acc) fail("wgmma m64n128k16: the accumulators lie before the group's array");
+  in_flight(group_acc).open.push_back({a, b, lda, ldb, thread_in_wg, accumulate, 128, d});
 }
 
 void wgmma_commit(float* acc) {

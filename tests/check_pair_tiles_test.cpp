@@ -1,0 +1,94 @@
+// Two library extensions the ping-pong GEMM's "pair of tiles per work-queue tile" needs
+// (examples/gemm/gemm_pingpong.hpp):
+//  * inside a work_tile_loop a schedule may run domain loops one after another when their
+//    bounds are provably equal (capture; SPEC S4.2's one loop otherwise);
+//  * a shared-key condition outside the domain loop is one outcome per tile, whether a
+//    task asks before, between or after its loops (checker).
+#include <gtest/gtest.h>
+
+#include "check_fixtures.hpp"
+
+namespace {
+using namespace chk;
+
+struct Flags : ts::MemoryResource {
+  TS_HD bool more(ts::ConsumerStage const&) const { return true; }
+};
+
+// Per tile: N stages, then (when the tile's flag holds) N more, in a second loop.
+struct TwoHalvesProducer {
+  template <class S, class F, class X, class Q>
+  TS_HD void operator()(S& s, F& f, X& x, Q& q) const {
+    s.work_tile_loop(q, [&] {
+      s.domain_loop(0, N(), 1, [&] { x.acquire(); ts::work<&Buf::put>(x); x.commit(); });
+      auto c = ts::work<&Flags::more>(f);
+      s.when_true(c, ts::Key{"second"}, [&] {
+        s.domain_loop(0, N(), 1, [&] { x.acquire(); ts::work<&Buf::put>(x); x.commit(); });
+      });
+      ts::queue_epilogue(q);
+    });
+  }
+};
+// The matching consumer of TwoHalvesProducer: its condition sits *before* its loops.
+struct HalvesConsumer {
+  template <class S, class F, class X, class Q>
+  TS_HD void operator()(S& s, F& f, X& x, Q& q) const {
+    s.work_tile_loop(q, [&] {
+      auto c = ts::work<&Flags::more>(f);
+      s.when_true(c, ts::Key{"second"}, [&] { x.wait(); ts::work<&Buf::take>(x); x.release(); });
+      s.domain_loop(0, N(), 1, [&] { x.wait(); ts::work<&Buf::take>(x); x.release(); });
+      ts::queue_epilogue(q);
+    });
+  }
+};
+
+template <class P, class C>
+ts::Model halves(ts::Options o = opts()) {
+  auto f = ts::resource("flags", Flags{});
+  auto x = ts::resource("x", Buf{}, ts::PipelineConfig::async_async({.num_stages = 2}));
+  auto q = ts::resource("tiles", Queue{});
+  auto p = ts::Task("P").warps(0, 1).reads(f, q).writes(x).schedule(P{}, f, x, q);
+  auto c = ts::Task("C").warps(1, 1).reads(f, x, q).schedule(C{}, f, x, q);
+  return ts::TaskManager(ts::tasks(p, c), ts::DependencyGraph{{x, {f}}}, o).model();
+}
+
+// Two loops of one bound in a tile: captured, both run the task's one length. The
+// consumer takes (flag ? 1 : 0) + N stages per tile where the producer commits
+// N + (flag ? N : 0): they agree at N = 1 only, and the checker finds N = 2.
+TEST(CheckPairTiles, SequentialEqualLoopsInATileAreCapturedAndRunTheOneLength) {
+  auto r = check(halves<TwoHalvesProducer, HalvesConsumer>());
+  ASSERT_EQ(r.verdict, ts::Verdict::Unsafe) << r.report;
+  EXPECT_NE(r.report.find("domain length 2"), std::string::npos) << r.report;
+}
+
+// The condition asked between the producer's loops and before the consumer's is one
+// value per tile: with the same key the optional stages match (N = 1, the only length
+// at which the stage counts agree, keeps the proof to the key correlation).
+TEST(CheckPairTiles, AConditionOutsideTheLoopIsOneValuePerTile) {
+  auto o = opts({1});
+  auto r = check(halves<TwoHalvesProducer, HalvesConsumer>(o));
+  EXPECT_NE(r.verdict, ts::Verdict::Unsafe) << r.report;
+  EXPECT_NE(r.report.find("for every number of work tiles"), std::string::npos) << r.report;
+}
+
+struct UnequalLoops {
+  template <class S, class F, class X, class Q>
+  TS_HD void operator()(S& s, F&, X& x, Q& q) const {
+    s.work_tile_loop(q, [&] {
+      s.domain_loop(0, N(), 1, [&] { x.acquire(); ts::work<&Buf::put>(x); x.commit(); });
+      s.domain_loop(0, ts::runtime(3, "m"), 1, [&] { x.acquire(); ts::work<&Buf::put>(x); x.commit(); });
+      ts::queue_epilogue(q);
+    });
+  }
+};
+TEST(CheckPairTiles, SequentialLoopsOfOtherBoundsAreRefused) {
+  try {
+    halves<UnequalLoops, HalvesConsumer>();
+    FAIL() << "expected capture.second-domain-loop";
+  } catch (ts::CaptureError const& e) {
+    EXPECT_EQ(e.diagnostic().check, "capture.second-domain-loop");
+    EXPECT_EQ(e.diagnostic().task, "P");
+  }
+}
+
+}  // namespace
