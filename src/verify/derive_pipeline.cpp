@@ -46,6 +46,12 @@ void derive_pipeline_fields(Model& m) {
     PipelineConfig cfg = *res.declared_pipeline;
     res.pipeline = cfg;  // derived below from the config as written
     SideParticipants producers = side(m, r, SyncOp::Commit), consumers = side(m, r, SyncOp::Release);
+    // A ring whose consumers take turns (ring.skip, docs/turns.md): each stage is released
+    // by one turn-taker (S6.26 makes their warp counts equal), not by all of them.
+    if (!tasks_issuing(m, r, SyncOp::Skip).empty() && consumers.tasks > 1) {
+      consumers.warps /= consumers.tasks;
+      consumers.tasks = 1;
+    }
     if (cfg.producer_group.derived() || cfg.consumer_group.derived()) {
       // Groups first (a derived group counts nothing yet): expected_arrivals reads none.
       ArrivalExpectation x = expected_arrivals(cfg, producers, consumers);
