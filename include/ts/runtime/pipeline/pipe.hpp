@@ -1,7 +1,7 @@
 // What a pipeline protocol works on: one handle's barriers, its PipelineState for each op,
 // its parameters (StaticParams or RuntimeParams) and the executing context (Arch
-// primitives, convergence, who signals). The protocol classes (async_async.hpp ...
-// clc_fetch_async.hpp) say which of these steps each op of their type takes; the steps
+// primitives, convergence, who signals). The protocols (protocols.hpp, built from the
+// sides in sides.hpp) say which of these steps each op of their type takes; the steps
 // themselves live here once.
 #pragma once
 #include <cstdint>

@@ -3,15 +3,20 @@
 // time, by one switch over the layout's engines (with_protocol) that lands in the same
 // classes.
 #pragma once
-#include "ts/runtime/pipeline/async_async.hpp"
-#include "ts/runtime/pipeline/async_umma.hpp"
-#include "ts/runtime/pipeline/clc_fetch_async.hpp"
-#include "ts/runtime/pipeline/tma_async.hpp"
-#include "ts/runtime/pipeline/tma_umma.hpp"
-#include "ts/runtime/pipeline/umma_async.hpp"
-#include "ts/runtime/pipeline/umma_umma.hpp"
+#include "ts/runtime/pipeline/sides.hpp"
 
 namespace ts::exec {
+
+// SPEC S3.2's seven types: a producer side and a consumer side each (sides.hpp).
+using AsyncAsync = Protocol<PipelineType::AsyncAsync, ThreadsFill, ThreadsDrain>;
+using TmaAsync = Protocol<PipelineType::TmaAsync, BytesFill, ThreadsDrain>;
+using TmaUmma = Protocol<PipelineType::TmaUmma, BytesFill, MmaDrain>;
+using UmmaAsync = Protocol<PipelineType::UmmaAsync, MmaFill, ThreadsDrain>;
+using AsyncUmma = Protocol<PipelineType::AsyncUmma, ThreadsFill, MmaDrain>;
+using UmmaUmma = Protocol<PipelineType::UmmaUmma, MmaFill, MmaDrain>;
+// A work queue's response ring (SPEC S13.3): the scheduler's acquire arms the 16 response
+// bytes, fetch_work_tile (the handle's) issues the request that lands them.
+using ClcFetchAsync = Protocol<PipelineType::ClcFetchAsync, BytesFill, ThreadsDrain>;
 
 template <PipelineType>
 struct ProtocolOf;
