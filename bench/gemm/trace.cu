@@ -1,12 +1,16 @@
-// bench/gemm trace: the cost of in-kernel step tracing on the TS GEMM (8192^3, traced vs
-// untraced, side by side in one process, medians of 20), and a trace of a smaller GEMM
-// written as Chrome trace-event JSON and as an HTML timeline into the directory argv[1].
+// bench/gemm trace: the cost of in-kernel step tracing on the TS GEMM at 8192^3, at each
+// trace level against the untraced kernel, side by side in one process (interleaved
+// rounds, back-to-back launches per event pair, medians; every kernel's result checked),
+// and a trace of a smaller GEMM written as Chrome trace-event JSON and as an HTML
+// timeline into the directory argv[1], with its stall table.
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <string>
 
 #include "gemm_common.cuh"
 #include "ts/print/pictures.hpp"
+#include "ts/print/stall_report.hpp"
 #include "ts_gemm.cuh"
 
 namespace {
@@ -30,36 +34,80 @@ struct Inputs {
   }
 };
 
+// The traced kernel of one level, as a launch callable.
+template <ts::cuda::TraceLevel L>
+auto traced_launch(bench::TsGemm const& g, ts::cuda::TraceBuffer const& buf) {
+  return [&g, &buf] { ts::cuda::launch<ts::cuda::TaskRegisterBudgets<384>, L>(*g.tm, g.grid, 0, {.trace = &buf}); };
+}
+
+// A decoded trace is sane: every lane's steps in time order, the span close to one run.
+void print_decoded(char const* level, ts::Model const& m, ts::cuda::TraceBuffer const& buf, float run_ms) {
+  BENCH_CHECK(cudaDeviceSynchronize());
+  ts::Trace t;
+  int full = ts::cuda::decode_trace(m, buf, t);
+  long long lo = 0, hi = 0;
+  int disorder = 0;
+  for (size_t i = 0; i < t.events.size(); ++i) {
+    auto const& e = t.events[i];
+    if (i == 0 || e.begin < lo) lo = e.begin;
+    if (e.end > hi) hi = e.end;
+    if (e.end < e.begin) ++disorder;
+  }
+  std::printf("trace decoded level=%s steps=%zu full_regions=%d span_ms=%.3f run_ms=%.3f negative_intervals=%d\n", level,
+              t.events.size(), full, double(hi - lo) * 1e-6, run_ms, disorder);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);  // lines survive an exception's abort
   std::string dir = argc > 1 ? argv[1] : ".";
   cudaDeviceProp prop;
   BENCH_CHECK(cudaGetDeviceProperties(&prop, 0));
   int sms = prop.multiProcessorCount;
   {
-    Inputs in(8192, 8192, 8192, 21);
+    int const n = 8192;
+    Inputs in(n, n, n, 21);
     auto g = bench::prepare_ts_gemm(in.p, sms, false);
-    int per_task = 16384;  // > 16 tiles x (128 k-iterations x 5 steps + 8) per leader
-    ts::cuda::TraceBuffer buf(g.grid, 2, per_task);
-    auto traced = [&] { ts::cuda::launch<ts::cuda::TaskRegisterBudgets<384>>(*g.tm, g.grid, 0, {.trace = &buf}); };
-    double flop = 2.0 * 8192.0 * 8192.0 * 8192.0;
-    float plain_ms = bench::median_ms([&] { g.launch(); });
-    float traced_ms = bench::median_ms(traced);
-    float plain_ms2 = bench::median_ms([&] { g.launch(); });
-    BENCH_CHECK(cudaDeviceSynchronize());
-    ts::Trace t;
-    int full = ts::cuda::decode_trace(g.tm->model(), buf, t);
-    float plain = std::min(plain_ms, plain_ms2);
-    std::printf("trace gemm size=8192x8192x8192 untraced_ms=%.3f traced_ms=%.3f overhead_pct=%.2f untraced_tflops=%.1f "
-                "traced_tflops=%.1f steps=%zu full_regions=%d\n",
-                plain, traced_ms, 100.0 * (traced_ms - plain) / plain, flop / plain / 1e9, flop / traced_ms / 1e9,
-                t.events.size(), full);
+    int tasks = int(g.tm->model().tasks.size());
+    // > 16 tiles x (128 k-iterations x 3 steps + anchors) per leader at the step level.
+    int per_task = 16384;
+    ts::cuda::TraceBuffer step_buf(g.grid, tasks, per_task), stage_buf(g.grid, tasks, per_task),
+        tile_buf(g.grid, tasks, per_task);
+    double flop = 2.0 * n * n * n;
+    auto plain = [&] { g.launch(); };
+    auto step = traced_launch<ts::cuda::TraceLevel::Step>(g, step_buf);
+    auto stage = traced_launch<ts::cuda::TraceLevel::Stage>(g, stage_buf);
+    auto tile = traced_launch<ts::cuda::TraceLevel::Tile>(g, tile_buf);
+    // Every kernel's result is checked against a sampled host reference.
+    auto check = [&](char const* what, auto&& launch) {
+      BENCH_CHECK(cudaMemset(in.d, 0, size_t(n) * n * 2));
+      launch();
+      BENCH_CHECK(cudaDeviceSynchronize());
+      double err = bench::sampled_host_error(in.a, in.b, in.d, n, n, n);
+      std::printf("check trace_gemm kernel=%s sampled_rel_err=%.2e %s\n", what, err, err < 2e-2 ? "PASS" : "FAIL");
+      if (!(err < 2e-2)) std::exit(1);
+    };
+    check("untraced", plain);
+    check("step", step);
+    check("stage", stage);
+    check("tile", tile);
+    auto med = bench::interleaved_median_ms_named("trace_gemm", flop, {"untraced", "step", "stage", "tile"}, 3, 25,
+                                                  plain, step, stage, tile);
+    char const* names[3] = {"step", "stage", "tile"};
+    for (int l = 0; l < 3; ++l)
+      std::printf("bench trace_gemm_%s size=%dx%dx%d ts=%.1f ref=%.1f ref_name=untraced unit=TFLOP/s ratio=%.3f "
+                  "overhead_pct=%.2f\n",
+                  names[l], n, n, n, flop / med[l + 1] / 1e9, flop / med[0] / 1e9, med[0] / med[l + 1],
+                  100.0 * (med[l + 1] - med[0]) / med[0]);
+    print_decoded("step", g.tm->model(), step_buf, med[1]);
+    print_decoded("stage", g.tm->model(), stage_buf, med[2]);
+    print_decoded("tile", g.tm->model(), tile_buf, med[3]);
   }
   {
     Inputs in(2048, 2048, 1024, 31);
     auto g = bench::prepare_ts_gemm(in.p, sms, false);
-    ts::cuda::TraceBuffer buf(g.grid, 2, 4096);
+    ts::cuda::TraceBuffer buf(g.grid, int(g.tm->model().tasks.size()), 4096);
     ts::cuda::launch<ts::cuda::TaskRegisterBudgets<384>>(*g.tm, g.grid, 0, {.synchronize = true, .trace = &buf});
     ts::Trace t;
     ts::cuda::decode_trace(g.tm->model(), buf, t);
@@ -69,6 +117,7 @@ int main(int argc, char** argv) {
                                                        " CTAs");
     std::printf("trace gemm size=2048x2048x1024 steps=%zu written=%s/gemm_trace.{json,html}\n", t.events.size(),
                 dir.c_str());
+    std::printf("%s", ts::print::stall_table(ts::print::stall_report(g.tm->model(), t)).c_str());
   }
   return 0;
 }

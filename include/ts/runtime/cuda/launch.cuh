@@ -92,8 +92,9 @@ void check_register_plan(Model const& m, int block_threads) {
 
 }  // namespace detail
 
-// tm: a ts::TaskManager (any RunnableManager, runtime/kernel_params.hpp).
-template <class Plan = NoRegisterPlan, RunnableManager M>
+// tm: a ts::TaskManager (any RunnableManager, runtime/kernel_params.hpp). L: what a
+// traced launch (o.trace set) records, fixed at compile time (trace.cuh).
+template <class Plan = NoRegisterPlan, TraceLevel L = TraceLevel::Step, RunnableManager M>
 void launch(M& tm, int grid_blocks, cudaStream_t stream = nullptr, LaunchOptions const& o = {}) {
   using Tasks = TasksOf<M>;
   constexpr int num_tasks = int(std::tuple_size_v<Tasks>);
@@ -136,10 +137,27 @@ void launch(M& tm, int grid_blocks, cudaStream_t stream = nullptr, LaunchOptions
   }
   if (o.trace && layout.cluster_ctas > 1)
     throw LaunchError("ts::cuda::launch: tracing a kernel whose pipelines span clusters is not supported");
-  auto kernel = o.trace                    ? kernel_for<Plan, Params, true, false>()
-                : layout.cluster_ctas > 1 ? kernel_for<Plan, Params, false, true>()
-                                          : kernel_for<Plan, Params, false, false>();
-  unsigned const smem = layout.smem_bytes + 1024;  // slack to align the base to 1 KiB
+  auto kernel = o.trace                    ? kernel_for<Plan, Params, int(L), false>()
+                : layout.cluster_ctas > 1 ? kernel_for<Plan, Params, 0, true>()
+                                          : kernel_for<Plan, Params, 0, false>();
+  // Slack to align the base to 1 KiB; a traced kernel keeps its records' rings after the
+  // layout (p.smem_bytes, 16-byte aligned).
+  unsigned const smem = layout.smem_bytes + 1024 + (o.trace ? trace_ring_bytes(num_tasks) : 0u);
+  if (o.trace) {
+    int device = 0, optin = 0;
+    cudaFuncAttributes fa{};
+    check(cudaGetDevice(&device), "cudaGetDevice");
+    check(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device), "cudaDeviceGetAttribute");
+    check(cudaFuncGetAttributes(&fa, kernel), "cudaFuncGetAttributes");
+    if (smem + fa.sharedSizeBytes > size_t(optin))
+      throw LaunchError("ts::cuda::launch: tracing needs " + std::to_string(trace_ring_bytes(num_tasks)) +
+                        " bytes of SMEM for the record rings (" + std::to_string(num_tasks) + " tasks x " +
+                        std::to_string(kTraceBlockBytes) + " B) after the layout's " +
+                        std::to_string(layout.smem_bytes) + " bytes; with the 1 KiB alignment slack and " +
+                        std::to_string(fa.sharedSizeBytes) + " bytes of static SMEM the block would need " +
+                        std::to_string(smem + fa.sharedSizeBytes) + " bytes, over the device's " +
+                        std::to_string(optin) + "; trace a variant with fewer stages");
+  }
   // Raised once per kernel instantiation (and again only for a larger layout): the call
   // costs microseconds, which short kernels would otherwise pay on every launch.
   static unsigned configured_smem[3] = {0, 0, 0};
@@ -185,7 +203,7 @@ int resident_grid(M& tm) {
   LaunchLayout const& layout = tm.layout();
   auto params = make_kernel_params(tm, layout);
   using Params = std::remove_cv_t<decltype(params)>;
-  auto kernel = layout.cluster_ctas > 1 ? kernel_for<Plan, Params, false, true>() : kernel_for<Plan, Params, false, false>();
+  auto kernel = layout.cluster_ctas > 1 ? kernel_for<Plan, Params, 0, true>() : kernel_for<Plan, Params, 0, false>();
   unsigned const smem = layout.smem_bytes + 1024;
   check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)),
         "cudaFuncSetAttribute(MaxDynamicSharedMemorySize)");
