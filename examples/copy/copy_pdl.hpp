@@ -51,22 +51,30 @@ struct PdlBuffers {
   }
 };
 
-inline auto make_pdl_primary(PdlBuffers& b, ts::Options o = {}) {
-  long long n = static_cast<long long>(b.buf.size());
+// Over raw pointers (host memory for the emulator, device memory for the GPU), with
+// `warps` warps per CTA.
+inline auto make_pdl_primary(int* buf_data, long long n, ts::Options o = {}, int warps = 1) {
   auto launch = ts::resource("launch", ts::PdlLaunch{});
-  auto buf = ts::resource("buf", PdlBuffer{{}, b.buf.data(), n});
-  auto t = ts::Task("Writer").warps(0, 1).writes(buf, launch).schedule(PdlPrimary{}, launch, buf);
+  auto buf = ts::resource("buf", PdlBuffer{{}, buf_data, n});
+  auto t = ts::Task("Writer").warps(0, warps).writes(buf, launch).schedule(PdlPrimary{}, launch, buf);
   o.assume_pdl_wait_completed = true;  // first kernel of the chain: nothing to wait for
   return ts::TaskManager(ts::tasks(t), ts::DependencyGraph{{buf, {}}}, o);
 }
 
-inline auto make_pdl_secondary(PdlBuffers& b, ts::Options o = {}) {
-  long long n = static_cast<long long>(b.buf.size());
+inline auto make_pdl_secondary(int* buf_data, int* out_data, long long n, ts::Options o = {}, int warps = 1) {
   auto dep = ts::resource("dep", ts::PdlWait{});
-  auto buf = ts::resource("buf", PdlBuffer{{}, b.buf.data(), n});
-  auto out = ts::resource("out", PdlOut{{}, b.out.data()});
-  auto t = ts::Task("Reader").warps(0, 1).reads(dep, buf).writes(out).schedule(PdlSecondary{}, dep, buf, out);
+  auto buf = ts::resource("buf", PdlBuffer{{}, buf_data, n});
+  auto out = ts::resource("out", PdlOut{{}, out_data});
+  auto t = ts::Task("Reader").warps(0, warps).reads(dep, buf).writes(out).schedule(PdlSecondary{}, dep, buf, out);
   return ts::TaskManager(ts::tasks(t), ts::DependencyGraph{{out, {buf}}}, o);
+}
+
+inline auto make_pdl_primary(PdlBuffers& b, ts::Options o = {}) {
+  return make_pdl_primary(b.buf.data(), static_cast<long long>(b.buf.size()), o);
+}
+
+inline auto make_pdl_secondary(PdlBuffers& b, ts::Options o = {}) {
+  return make_pdl_secondary(b.buf.data(), b.out.data(), static_cast<long long>(b.buf.size()), o);
 }
 
 }  // namespace examples
