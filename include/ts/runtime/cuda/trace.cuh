@@ -1,8 +1,8 @@
 // In-kernel step tracing on the GPU (sm_90a). With LaunchOptions::trace set, the kernel
-// runs with a TracingArch: the leading thread of every task (thread 0 of the task) keeps
+// runs with a TracingArch: one thread of every task (lane 31 of its first warp) keeps
 // one 8-byte record per traced step (the SM clock's low word, kind, resource) in a ring
 // in SMEM, and hands each full half of it (16 records) to the copy engine, which writes
-// it to the leader's region of a device buffer. Each tile boundary (the queue advance)
+// it to the task's region of a device buffer. Each tile boundary (the queue advance)
 // adds an anchor tying the clock to %globaltimer. The host decodes the records into
 // ts::Trace (ns; step ids matched against the recorded schedules), which ts::print
 // exports as Chrome trace-event JSON or draws as HTML. Tracing off compiles a different
@@ -60,7 +60,7 @@ __device__ __forceinline__ void trace_put(uint32_t at, uint32_t t, int kind, int
   asm volatile("st.shared.v2.b32 [%0], {%1, %2};" ::"r"(at), "r"(t), "r"(meta));
 }
 // The same store by the threads where `on` holds, as a predicated instruction: every
-// thread of a task runs the hook, and a branch around the leader's store would split
+// thread of a task runs the hook, and a branch around the tracer's store would split
 // its warp (and stall the warp group's next wgmma) at every traced step.
 __device__ __forceinline__ void trace_put_if(bool on, uint32_t at, uint32_t t, int kind, int resource) {
   uint32_t meta = uint32_t(uint16_t(kind + kTraceCodeBias)) | (uint32_t(uint16_t(resource)) << 16);
@@ -77,7 +77,7 @@ __device__ __forceinline__ unsigned long long trace_ns() {
 
 // Before any task starts (one thread; the barrier initialisation's __syncthreads
 // publishes it): every task's header, and the anchor that opens its lane (the clock is
-// per SM, so any thread of the CTA reads the leader's clock).
+// per SM, so any thread of the CTA reads the tracer's clock).
 __device__ __forceinline__ void init_trace_blocks(TraceTarget const& t, unsigned char* blocks) {
   uint32_t base = uint32_t(__cvta_generic_to_shared(blocks));
   for (int task = 0; task < t.tasks; ++task) {
@@ -96,19 +96,24 @@ __device__ __forceinline__ void init_trace_blocks(TraceTarget const& t, unsigned
 template <class Base, TraceLevel L = TraceLevel::Step>
 struct TracingArch : Base {
   uint32_t blocks = 0;   // shared-window address of task 0's trace block (all tasks' follow)
-  int fill = 3;          // records in the task leader's ring (the opening anchor's three)
+  int fill = 3;          // records in the tracer's ring (the opening anchor's three)
   bool closing = false;  // Stage: the next step ends a blocking op's interval
 
   // Every thread of a task runs the same hooks in the same order, so each keeps the
-  // leader's `fill` and takes the copy branch with it: only the stores and the copy are
-  // the leader's (thread_in_task == 0).
-  __device__ bool leader() const { return this->coord.thread_in_task == 0; }
+  // tracer's `fill` and takes the copy branch with it: only the stores and the copies are
+  // the tracer's. The tracer is lane 31 of the task's first warp, not thread 0: bulk
+  // groups are per thread, and thread 0 is the one that issues a task's own bulk stores
+  // (the GEMM's epilogue); waiting for a trace copy there would wait for the epilogue's
+  // store too, at every tile boundary. Lane 31 runs in step with lane 0, so its times are
+  // the task's.
+  static constexpr int kTracerThread = 31;
+  __device__ bool tracer() const { return this->coord.thread_in_task == kTracerThread; }
   __device__ uint32_t ring_of(int task) const { return blocks + uint32_t(task) * kTraceBlockBytes + 16; }
   // The half ending at `fill` is complete: hand it to the copy engine (or drop it when
   // the region is full: decode_trace reports such regions), and make sure the copy of
-  // the other half has read its SMEM before the leader writes there again.
+  // the other half has read its SMEM before the tracer writes there again.
   __device__ void flush_half(int task) {
-    if (leader()) {
+    if (tracer()) {
       uint32_t ring = ring_of(task);
       auto* h = reinterpret_cast<detail::TraceHeader*>(__cvta_shared_to_generic(ring - 16));
       int written = h->written;
@@ -124,7 +129,7 @@ struct TracingArch : Base {
     if (fill == kTraceRingRecords) fill = 0;
   }
   __device__ void push(int task, uint32_t t, int kind, int resource) {
-    detail::trace_put_if(leader(), ring_of(task) + uint32_t(fill) * uint32_t(sizeof(TraceRecord)), t, kind, resource);
+    detail::trace_put_if(tracer(), ring_of(task) + uint32_t(fill) * uint32_t(sizeof(TraceRecord)), t, kind, resource);
     if (++fill % kTraceHalfRecords == 0) flush_half(task);
   }
   __device__ void record(int task, int resource, SyncOp op) {
@@ -148,7 +153,7 @@ struct TracingArch : Base {
   // The task's schedule returned: pad the open half with unused slots, copy it, and
   // wait for every copy (the SMEM goes away with the CTA).
   __device__ void on_task_end(int task) {
-    if (!leader()) return;
+    if (!tracer()) return;
     if (fill % kTraceHalfRecords != 0) {
       while (fill % kTraceHalfRecords != 0) {
         asm volatile("st.shared.v2.b32 [%0], {%1, %1};" ::"r"(ring_of(task) + uint32_t(fill) * 8u), "r"(0u));
