@@ -41,6 +41,7 @@ void schedule_table(Model const& m, std::ostream& os) {
   rule();
   if (sim.deadlock) os << "Simulation stopped: every remaining task is blocked.\n";
   for (auto const& u : sim.unbalanced) os << u << "\n";
+  warp_lanes(m, os);
 }
 
 void register_budget(Model const& m, std::ostream& os) {
