@@ -104,15 +104,20 @@ inline void warp_lane_expected(PatternBuffers& b) {
 }
 
 // `lane_warps`: the consumer's warps (kWarpLanes for the example; the rejecting test
-// gives another count).
-inline auto make_warp_lane_consumer(PatternBuffers& b, ts::Options o = {}, int pairs = 4, int lane_warps = kWarpLanes) {
-  warp_lane_expected(b);
-  auto in = ts::resource("in", PairSource{{}, b.src.data(), b.n(), pairs});
-  auto out = ts::resource("out", WarpLaneSink{{}, b.dst.data(), b.n(), pairs});
+// gives another count). `src` and `dst` are host or device memory (the CUDA run).
+inline auto make_warp_lane_consumer_on(int32_t const* src, int32_t* dst, long long n, ts::Options o = {}, int pairs = 4,
+                                       int lane_warps = kWarpLanes) {
+  auto in = ts::resource("in", PairSource{{}, src, n, pairs});
+  auto out = ts::resource("out", WarpLaneSink{{}, dst, n, pairs});
   auto ring = ts::resource("ring", WarpLaneRing{});
   auto producer = ts::Task("Producer").warps(0, 1).reads(in).writes(ring).schedule(PairProducer{pairs}, in, ring);
   auto lanes = ts::Task("Lanes").warps(1, lane_warps).reads(ring).writes(out).schedule(WarpLaneConsumer{pairs}, ring, out);
   return ts::TaskManager(ts::tasks(producer, lanes), ts::DependencyGraph{{ring, {in}}, {out, {ring}}}, o);
+}
+
+inline auto make_warp_lane_consumer(PatternBuffers& b, ts::Options o = {}, int pairs = 4, int lane_warps = kWarpLanes) {
+  warp_lane_expected(b);
+  return make_warp_lane_consumer_on(b.src.data(), b.dst.data(), b.n(), o, pairs, lane_warps);
 }
 
 }  // namespace examples::patterns
