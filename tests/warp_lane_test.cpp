@@ -183,6 +183,15 @@ TEST(WarpLaneRules, TaskWideSignalRejected) {
   EXPECT_EQ(d->resource, "ring");
   EXPECT_EQ(d->expected, "All or TaskWarpLeader");
   EXPECT_EQ(d->actual, "CtaLeader");
+  // Why: only thread 0 of C (warp 0) releases, so warp 1's stages are never given back.
+  // The checker does not model who signals (it would call this SAFE); the emulator,
+  // running it anyway in warning mode, hangs.
+  ts::Options warn = checked();
+  warn.warning_mode = true;
+  auto tm = lanes_pair(cfg, 1, 2, ProduceN<8>{}, ConsumeN<4>{}, warn);
+  std::ostringstream os;
+  EXPECT_EQ(tm.print_and_verify(os).verdict, ts::Verdict::Safe);
+  EXPECT_THROW(ts::cpu::run(tm, {.seed = 1, .require_verified = false}), ts::cpu::DeadlockError);
   // Near miss: one leader lane per warp signals each warp's own stages.
   cfg.consumer_signal = ts::Signal::TaskWarpLeader;
   auto ds = diags(lanes_pair(cfg, 1, 2, ProduceN<8>{}, ConsumeN<4>{}));
