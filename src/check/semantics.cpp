@@ -187,7 +187,8 @@ bool Semantics::enabled(uint16_t const* s, int t) const {
 // task's op passes when every one of them can (the runtime converges the task after it),
 // so each is tried on the state the previous ones left.
 bool Semantics::lanes_enabled(uint16_t const* s, int t, StepInfo const& si) const {
-  std::vector<uint16_t> b(s, s + lay_.words);
+  std::vector<uint16_t>& b = lane_scratch_;  // enabled() is on the hot path: no allocation
+  b.assign(s, s + lay_.words);
   for (int k = 0; k < si.weight; ++k) {
     if (!credit_enabled(b.data(), si)) return false;
     lane_op(b, t, si);

@@ -167,6 +167,7 @@ class Semantics {
   Config cfg_;
   Layout lay_;
   mutable std::vector<uint16_t> scratch_;  // successor buffer reused across calls
+  mutable std::vector<uint16_t> lane_scratch_;  // lanes_enabled's trial state
   std::vector<std::vector<uint8_t>> aux_;  // [task][step]: auxiliary work keeps the access window
   int sat_ = 1, period_ = 1, drift_ = 16;  // parametric: exact iterations kept, guard period, drift cap
   bool tile_mode_ = false;
