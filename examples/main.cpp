@@ -186,6 +186,17 @@ int main() {
                                       .detect_races = true});
                     return b.matches();
                   }),
+      run_example("16_warp_lane_consumer",
+                  [](uint64_t seed, std::string& verdict, bool first) {
+                    namespace p = examples::patterns;
+                    p::PatternBuffers b(kElems);
+                    int pairs = 1 + int(seed % 4);  // the tile length is a runtime value: vary it
+                    auto tm = p::make_warp_lane_consumer(b, printing(first), pairs);
+                    verify(tm, verdict);
+                    ts::cpu::run(tm, {.grid_blocks = p::warp_lane_tiles(kElems, pairs), .resident_blocks = 3,
+                                      .seed = seed, .detect_races = true});
+                    return b.matches();
+                  }),
       // Pipeline groups (SPEC S10): shared barriers, collapsed ops through ts::group.
       run_example("11_merge_sum",
                   [](uint64_t seed, std::string& verdict, bool first) {

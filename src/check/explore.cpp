@@ -108,7 +108,20 @@ struct Search {
                     ir::to_string(m.tasks[t].schedule.steps[in.step].section);
     if (in.loop_region == kInside && !cfg.parametric) w += ", iteration " + std::to_string(s[Layout::task_off(t) + 2]);
     if (in.tile_region == kInside) w += ", tile " + std::to_string(s[Layout::task_off(t) + 1] + base(idx));
+    // A warp-lane op is several stage ops: say how many the task is blocked on.
+    if (int k = ps.steps[t][in.step].weight; k > 1)
+      w += "; warp-lane stride " + std::to_string(k) + ": this op is " + std::to_string(k) +
+           " stage ops, one per warp, and passes when all of them can";
     return w + ")";
+  }
+
+  // A task whose ops on pipe p are warp-lane (StepInfo::weight): its counts are stage ops.
+  std::string lane_note(int t, size_t p) const {
+    for (auto const& si : ps.steps[t])
+      if (si.pipe == static_cast<int>(p) && si.weight > 1)
+        return " (its ops on " + m.resource(ps.pipes[p].resource).name + " are warp-lane, " +
+               std::to_string(si.weight) + " stages each, one per warp)";
+    return "";
   }
 
   void record(std::string kind, uint32_t idx) {
@@ -203,7 +216,8 @@ struct Search {
           if (!s[o + 2 + 2 * k] && !s[o + 3 + 2 * k]) continue;
           switch (role) {
             case SlotRole::WaitRelease:
-              if (s[o + 2 + 2 * k]) c.detail += r + ": " + a + " commit(s) never waited by " + m.tasks[t].name + "; ";
+              if (s[o + 2 + 2 * k])
+                c.detail += r + ": " + a + " commit(s) never waited by " + m.tasks[t].name + lane_note(t, p) + "; ";
               if (s[o + 3 + 2 * k]) c.detail += r + ": " + b + " wait(s) never released by " + m.tasks[t].name + "; ";
               break;
             case SlotRole::WaitOnly:

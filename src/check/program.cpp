@@ -6,6 +6,7 @@
 #include <map>
 
 #include "ts/check/length_classes.hpp"
+#include "ts/schedule/lane_mode.hpp"
 #include "ts/schedule/expand.hpp"
 #include "ts/schedule/turns.hpp"
 
@@ -378,6 +379,7 @@ ProgramSet compile(Model const& m) {
           } else if (pipe >= 0) {
             si.effect = s.kind == SK::Acquire ? Effect::Acquire : Effect::Commit;
             si.pipe = pipe;
+            si.weight = warp_lane_weight(m, t, s);
             ps.pipes[pipe].users |= uint64_t(1) << t;
             if (s.kind == SK::Acquire) ps.pipes[pipe].acquirers |= uint64_t(1) << t;
             else ps.pipes[pipe].committers |= uint64_t(1) << t;
@@ -391,6 +393,7 @@ ProgramSet compile(Model const& m) {
           } else if (pipe >= 0) {
             si.effect = s.kind == SK::Wait ? Effect::Wait : Effect::Release;
             si.pipe = pipe;
+            si.weight = warp_lane_weight(m, t, s);
             ps.pipes[pipe].users |= uint64_t(1) << t;
             auto const& cons = ps.pipes[pipe].consumers;
             int slot = static_cast<int>(std::find(cons.begin(), cons.end(), t) - cons.begin());

@@ -46,7 +46,12 @@ std::string format_report(Model const& m, ProgramSet const& ps, std::vector<Run>
   for (size_t t = 0; t < m.tasks.size(); ++t) {
     auto const& ir = m.tasks[t].schedule;
     os << "Task " << m.tasks[t].name << " (" << ir.steps.size() << " steps):";
-    for (auto const& s : ir.steps) os << " [" << s.id << "] " << m.step_text(int(t), s.id) << " " << ir::to_string(s.section) << ";";
+    for (auto const& s : ir.steps) {
+      os << " [" << s.id << "] " << m.step_text(int(t), s.id) << " " << ir::to_string(s.section);
+      // A warp-lane op (docs/warp-lanes.md) is checked as that many stage ops.
+      if (int w = ps.steps[t][s.id].weight; w > 1) os << " (warp-lane: " << w << " stages, one per warp)";
+      os << ";";
+    }
     os << "\n";
   }
   if (ps.pairs.empty()) os << "Watched alias pairs: none\n";

@@ -160,15 +160,17 @@ bool Semantics::visible(uint16_t const* s, int t) const {
   // Acquires and commits of a pipe whose producer side spans tasks do not commute (a
   // commit's outcome depends on the other task's acquire): never expanded alone.
   if ((si.effect == Effect::Acquire || si.effect == Effect::Commit) && !p.own_producer()) return true;
+  // A warp-lane op is several stage ops: its failure tests count all of them.
+  if (si.weight > 1 && p.tma_fill_check) return true;
   if (si.effect == Effect::Commit) {
-    if (s[o] == 0) return true;
+    if (s[o] < si.weight) return true;
     if (p.tma_fill_check && s[o] == 1 && !(s[o + 1] & kFilled)) return true;
     // Empty-stage bookkeeping: a commit that poisons the ring or moves a poison decides
     // which waits can ever pass.
     if (int fo = lay_.fill_off[si.pipe]; fo >= 0 && (s[fo] || s[fo + 1])) return true;
   }
   if (si.effect == Effect::Acquire && p.tma_fill_check && s[o] >= 1 && !(s[o + 1] & kFilled)) return true;
-  if (si.effect == Effect::Release && s[o + 3 + 2 * si.consumer_slot] == 0) return true;
+  if (si.effect == Effect::Release && s[o + 3 + 2 * si.consumer_slot] < si.weight) return true;
   return false;
 }
 
@@ -177,6 +179,29 @@ bool Semantics::enabled(uint16_t const* s, int t) const {
   if (at_silent_pause(s, t)) return true;
   if (in.op != Op::Step) return false;
   auto const& si = ps_.steps[t][in.step];
+  if (si.weight > 1) return lanes_enabled(s, t, si);
+  return credit_enabled(s, si);
+}
+
+// A warp-lane op (StepInfo::weight > 1): its stage ops, one per warp, in ring order. The
+// task's op passes when every one of them can (the runtime converges the task after it),
+// so each is tried on the state the previous ones left.
+bool Semantics::lanes_enabled(uint16_t const* s, int t, StepInfo const& si) const {
+  std::vector<uint16_t>& b = lane_scratch_;  // enabled() is on the hot path: no allocation
+  b.assign(s, s + lay_.words);
+  for (int k = 0; k < si.weight; ++k) {
+    if (!credit_enabled(b.data(), si)) return false;
+    lane_op(b, t, si);
+  }
+  return true;
+}
+
+void Semantics::lane_op(std::vector<uint16_t>& b, int t, StepInfo const& si) const {
+  if (lay_.turn_off[si.pipe] >= 0) turn_step(b, t, si);
+  else apply_credit(b, si);
+}
+
+bool Semantics::credit_enabled(uint16_t const* s, StepInfo const& si) const {
   if (si.pipe >= 0 && lay_.turn_off[si.pipe] >= 0) {
     int o = lay_.pipe_off[si.pipe], to = lay_.turn_off[si.pipe], S = ps_.pipes[si.pipe].stages;
     if (si.effect == Effect::Acquire) return s[to + 1 + (s[to] + s[o]) % S] > 0;
@@ -245,7 +270,7 @@ void Semantics::successors(uint16_t const* s, int t, std::vector<uint16_t>& out,
   int po = si.pipe >= 0 ? lay_.pipe_off[si.pipe] : 0;
   if (si.pipe >= 0 && lay_.turn_off[si.pipe] >= 0 && si.effect != Effect::AliasWork) {
     lw = 0;
-    turn_step(b, t, si);
+    for (int k = 0; k < si.weight; ++k) turn_step(b, t, si);
     ++b[to];
     advance(b, t, out);
     return;
@@ -263,7 +288,31 @@ void Semantics::successors(uint16_t const* s, int t, std::vector<uint16_t>& out,
       }
       break;
     case Effect::Acquire:
+    case Effect::Commit:
+    case Effect::Wait:
+    case Effect::Release:
       lw = 0;
+      for (int k = 0; k < si.weight; ++k) apply_credit(b, si);  // a warp-lane op: one per warp
+      break;
+    case Effect::PdlWait:
+      lw = 0;
+      b[lay_.glob] |= kPdlWaited;
+      break;
+    case Effect::PdlLaunch:
+      lw = 0;
+      if (!(b[lay_.glob] & kPdlWaited) && !cfg_.assume_pdl_wait_completed) b[lay_.glob] |= kPdlViolation;
+      break;
+    case Effect::StageSkip: lw = 0; break;  // only on turn pipes (above)
+  }
+  ++b[to];
+  advance(b, t, out);
+}
+
+// One stage op of a credit step (a whole task op unless the step is warp-lane).
+void Semantics::apply_credit(std::vector<uint16_t>& b, StepInfo const& si) const {
+  int po = lay_.pipe_off[si.pipe];
+  switch (si.effect) {
+    case Effect::Acquire:
       // The stage this acquire reuses held the item `stages` back; a WaitOnly consumer
       // with that many items unfinished (uncommitted + unwaited + still read) reads it.
       for (int c = 0; c < lay_.pipe_slots[si.pipe]; ++c)
@@ -288,7 +337,6 @@ void Semantics::successors(uint16_t const* s, int t, std::vector<uint16_t>& out,
       b[po + 1] &= ~kUmmaPending;  // the producer's acquire completes only after the MMA read
       break;
     case Effect::Commit:
-      lw = 0;
       if (ps_.pipes[si.pipe].tma_fill_check) {
         // The commit closes the oldest outstanding stage. With one outstanding that is the
         // newest, whose fill kFilled records; with more, it is an older one, empty only if
@@ -322,7 +370,6 @@ void Semantics::successors(uint16_t const* s, int t, std::vector<uint16_t>& out,
       b[po + 1] &= ~kAsyncHold;  // still writing: tracked by the stage being full and unwaited
       break;
     case Effect::Wait:
-      lw = 0;
       --b[po + 2 + 2 * si.consumer_slot];
       ++b[po + 3 + 2 * si.consumer_slot];
       // Paired accumulator wait: with every commit waited by this task, the fencing one is
@@ -334,7 +381,6 @@ void Semantics::successors(uint16_t const* s, int t, std::vector<uint16_t>& out,
         }
       break;
     case Effect::Release: {
-      lw = 0;
       // On the GPU a release arrives on the empty barrier whether or not the stage was
       // waited (or, for a ReleaseOnly task, even committed): one with nothing to give
       // back frees a stage the producer has not filled or a consumer still reads.
@@ -346,18 +392,8 @@ void Semantics::successors(uint16_t const* s, int t, std::vector<uint16_t>& out,
       if (b[po + 1] & kUmmaCur) b[po + 1] = (b[po + 1] & ~kUmmaCur) | kUmmaPending;
       break;
     }
-    case Effect::PdlWait:
-      lw = 0;
-      b[lay_.glob] |= kPdlWaited;
-      break;
-    case Effect::PdlLaunch:
-      lw = 0;
-      if (!(b[lay_.glob] & kPdlWaited) && !cfg_.assume_pdl_wait_completed) b[lay_.glob] |= kPdlViolation;
-      break;
-    case Effect::StageSkip: lw = 0; break;  // only on turn pipes (above)
+    default: break;
   }
-  ++b[to];
-  advance(b, t, out);
 }
 
 // A loop head over a lazily revealed count (the domain length of a loop slot, or the

@@ -151,6 +151,11 @@ class Semantics {
   bool lane_stage_free(uint16_t const* s, int pipe) const;
   int stages_in_use(uint16_t const* s, int pipe) const;  // not yet given back by every releasing slot
   void turn_step(std::vector<uint16_t>& b, int t, StepInfo const& si) const;  // a credit op on a turn pipe
+  // Credit ops one stage at a time: a warp-lane op (StepInfo::weight) is `weight` of them.
+  bool credit_enabled(uint16_t const* s, StepInfo const& si) const;
+  void apply_credit(std::vector<uint16_t>& b, StepInfo const& si) const;
+  void lane_op(std::vector<uint16_t>& b, int t, StepInfo const& si) const;
+  bool lanes_enabled(uint16_t const* s, int t, StepInfo const& si) const;
   long long skip_count(StepInfo const& si) const;
   void end_reads(uint16_t* s) const;                      // clears WaitOnly reads no task can continue
   bool reading_wait_only(uint16_t const* s, int t) const; // t holds a WaitOnly read still open
@@ -162,6 +167,7 @@ class Semantics {
   Config cfg_;
   Layout lay_;
   mutable std::vector<uint16_t> scratch_;  // successor buffer reused across calls
+  mutable std::vector<uint16_t> lane_scratch_;  // lanes_enabled's trial state
   std::vector<std::vector<uint8_t>> aux_;  // [task][step]: auxiliary work keeps the access window
   int sat_ = 1, period_ = 1, drift_ = 16;  // parametric: exact iterations kept, guard period, drift cap
   bool tile_mode_ = false;

@@ -5,6 +5,7 @@
 
 #include "ts/core/errors.hpp"
 #include "ts/core/queue_response.hpp"
+#include "ts/schedule/lane_mode.hpp"
 
 namespace ts {
 
@@ -191,6 +192,8 @@ LaunchLayout make_launch_layout(Model const& m, uint32_t smem_capacity, bool dry
                                         c.interleave_stride.commit);
     p.consumer_lanes = domain_lane_side(m, static_cast<int>(r), SyncOp::Wait, c.interleave_stride.wait,
                                         c.interleave_stride.release);
+    p.producer_warp_lanes = warp_lane_side(m, static_cast<int>(r), true);
+    p.consumer_warp_lanes = warp_lane_side(m, static_cast<int>(r), false);
     int g = m.group_of(static_cast<int>(r));
     if (g >= 0 && lead_of(g) != static_cast<int>(r)) followers.push_back(static_cast<int>(r));
     else place_barriers(static_cast<int>(r));

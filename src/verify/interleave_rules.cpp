@@ -10,7 +10,7 @@
 //  - mode per task: DOMAIN-LANE when the op sits in a domain loop whose step is a static
 //    value other than 1 (the loop itself strides over lanes): then step == stride,
 //    start in [0, stride) and the side's open/close strides match; otherwise WARP-LANE
-//    (each warp is a lane): the task's num_warps == stride.
+//    (each warp is a lane, schedule/lane_mode.hpp): its rules are in warp_lane_rules.cpp.
 #include "passes.hpp"
 
 namespace ts::verify {
@@ -89,28 +89,7 @@ void check_task_mode(Model const& m, int task, int r, OpStride os, int partner_s
   auto const* loop = in_loop ? &ir.blocks[ir.domain_loop] : nullptr;
   bool domain_lane = loop && loop->step.kind == ir::Bound::Kind::Static && loop->step.value != 1;
   std::string sv = std::to_string(os.stride);
-  if (!domain_lane) {
-    if (t.num_warps == os.stride) {
-      // The shape is right, but neither backend starts warp w's stage counter at w nor
-      // does the exhaustive checker weigh one task op as `stride` lane ops: refuse rather
-      // than run it wrongly (docs/checks.md).
-      auto d = at_step(m, task, step, "S6.12.warp-lane-unsupported",
-                       "warp-lane interleaving (stride " + sv + " on " + ir::to_string(os.op) +
-                           ", one warp per lane) is recognised but not executed or model-checked by this version");
-      d.expected = "domain-lane interleaving (one task per lane, its domain loop from the lane with step " + sv +
-                   ") or stride 1";
-      d.actual = "warp-lane mode in a task of " + std::to_string(t.num_warps) + " warps";
-      out.push_back(d);
-      return;
-    }
-    auto d = at_step(m, task, step, "S6.12.warp-lane-warps",
-                     "warp-lane interleaving (stride " + sv + " on " + ir::to_string(os.op) +
-                         "): each warp is one lane, so the task needs exactly stride warps");
-    d.expected = sv + " warps";
-    d.actual = std::to_string(t.num_warps) + " warps";
-    out.push_back(d);
-    return;
-  }
+  if (!domain_lane) return;  // warp-lane mode: check_warp_lanes (warp_lane_rules.cpp)
   if (loop->step.value != os.stride) {
     auto d = at_step(m, task, step, "S6.12.domain-lane-step",
                      "domain-lane interleaving: the domain loop must step by the stride");
@@ -157,6 +136,7 @@ void check_interleave_rules(Model const& m, Diagnostics& out) {
       check_task_mode(m, task, r, {SyncOp::Wait, st.wait}, st.release, out);
       check_task_mode(m, task, r, {SyncOp::Release, st.release}, st.release, out);
     }
+    check_warp_lanes(m, r, out);
   }
 }
 

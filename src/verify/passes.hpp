@@ -14,6 +14,7 @@ void check_work_queue_placement(Model const& m, Diagnostics& out);   // S6.7
 void check_dma_ordering(Model const& m, Diagnostics& out);           // S6.8
 void check_pipeline_arrivals(Model const& m, Diagnostics& out);      // S6.10, S6.11
 void check_interleave_rules(Model const& m, Diagnostics& out);       // S6.12
+void check_warp_lanes(Model const& m, int resource, Diagnostics& out);  // S6.12, warp-lane mode (called by the above)
 void check_cluster_layouts(Model const& m, Diagnostics& out);        // S6.13
 void check_head_loop_overlap(Model const& m, Diagnostics& out);      // S6.14
 void check_work_dispatch(Model const& m, Diagnostics& out);          // S6.15

@@ -3,6 +3,17 @@
 namespace prop {
 
 ts::PipelineConfig pipeline_config(MemSpec const& m) {
+  ts::PipelineConfig c = base_config(m);
+  c.interleave_stride = ts::InterleaveStride(m.producer_stride, m.producer_stride, m.consumer_stride, m.consumer_stride);
+  // Multi-warp tasks: the arrivals the issuing tasks' warps deliver (Signal::All).
+  if (m.producer_threads > 0 && c.producer_engine() == ts::Engine::Async)
+    c.producer_group = {ts::Agent::Thread, m.producer_threads};
+  if (m.consumer_threads > 0 && c.consumer_engine() == ts::Engine::Async)
+    c.consumer_group = {ts::Agent::Thread, m.consumer_threads};
+  return c;
+}
+
+ts::PipelineConfig base_config(MemSpec const& m) {
   // 32-thread groups: one warp per task, every lane arrives (Signal::All).
   ts::CooperativeGroup warp{ts::Agent::Thread, kLanes};
   std::optional<ts::Signal> split;

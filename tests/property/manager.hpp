@@ -10,6 +10,7 @@
 namespace prop {
 
 ts::PipelineConfig pipeline_config(MemSpec const& m);
+ts::PipelineConfig base_config(MemSpec const& m);  // before strides and derived groups
 // Which Mem slots task `t` produces into (writes) and consumes from (reads), and whether
 // it uses flags / PDL / the queue.
 struct TaskUse {
@@ -40,7 +41,9 @@ decltype(auto) with_manager(Program const& p, ts::Options o, F&& f) {
   auto task = [&](int t) {
     static char const* names[] = {"T0", "T1", "T2", "T3"};
     ts::Task d(names[t]);
-    d.warps(t, 1);
+    int start = 0;
+    for (int u = 0; u < t; ++u) start += p.warps[u];
+    d.warps(start, p.warps[t]);
     auto use = task_use(p, t);
     for (int i : use.writes) d.writes(mems[i]);
     for (int i : use.reads) d.reads(mems[i]);

@@ -54,6 +54,21 @@ struct Builder {
     auto& P = p.tasks[prod];
     auto& C = p.tasks[cons];
 
+    // Warp-lane: the lane side's task gets two warps (one lane each, stride 2); the
+    // other side makes two stage ops per op of the lane side, so the ring stays balanced.
+    if (pr.warp_lane != WarpLane::None) {
+      bool producer_lanes = pr.warp_lane == WarpLane::Producer;
+      (producer_lanes ? p.mem[ring_slot].producer_stride : p.mem[ring_slot].consumer_stride) = 2;
+      p.warps[producer_lanes ? prod : cons] = 2;
+      std::vector<Node> fill_one = {op(Op::Acquire, ring_slot), op(fill, ring_slot), op(Op::Commit, ring_slot)};
+      std::vector<Node> use_one = {op(Op::Wait, ring_slot), op(read, ring_slot), op(Op::Release, ring_slot)};
+      std::vector<Node> fills = fill_one, uses = use_one;
+      if (producer_lanes) append(uses, use_one);
+      else append(fills, fill_one);
+      append(P.body, wrap(pr, fills));
+      append(C.body, wrap(pr, uses, true));
+      return;
+    }
     // An accumulator: acquired on the first iteration, committed on the last, drained after
     // the loop. A TMA stage takes one copy (its transaction bytes), issued with the commit.
     if (pr.guard == Guard::Accumulator && domain()) {
@@ -275,6 +290,27 @@ bool avoided_tma_shape(Program const& p, AvoidKnownBugs const& avoid) {
   return false;
 }
 
+// Programs with a 2-warp task: each ring's groups count the warps of the tasks that commit
+// (release) it, per stage (divided by the side's stride), as S6.10 recomputes them.
+void set_arrival_groups(Program& p) {
+  for (int r = 0; r < kMemSlots; ++r) {
+    auto& m = p.mem[r];
+    if (m.pipe == PipeKind::None) continue;
+    int producers = 0, consumers = 0;
+    for (size_t t = 0; t < p.tasks.size(); ++t) {
+      int commits = 0, releases = 0;
+      for (auto const* list : {&p.tasks[t].head, &p.tasks[t].body, &p.tasks[t].tail}) {
+        ops_on(*list, r, Op::Commit, commits);
+        ops_on(*list, r, Op::Release, releases);
+      }
+      if (commits) producers += p.warps[t];
+      if (releases) consumers += p.warps[t];
+    }
+    m.producer_threads = std::max(1, producers / m.producer_stride) * 32;  // Signal::All: every thread of a warp
+    m.consumer_threads = std::max(1, consumers / m.consumer_stride) * 32;
+  }
+}
+
 // True when some step runs on an iteration that is neither the first nor the last.
 bool has_plain_iteration_step(std::vector<Node> const& body) {
   for (auto const& n : body) {
@@ -336,6 +372,9 @@ Program build_program(Recipe const& r, AvoidKnownBugs const& avoid) {
     if (mixed)
       for (auto& m : b.p.mem) m.alias_group = -1, m.alias_phase = 0;
   }
+  bool multi_warp = false;
+  for (int w : b.p.warps) multi_warp |= w > 1;
+  if (multi_warp) set_arrival_groups(b.p);
   // A static queue advances once per tile in every task; mutations leave it alone.
   if (r.loop == LoopKind::Tiles)
     for (auto& t : b.p.tasks) t.body.push_back(op(Op::Advance));

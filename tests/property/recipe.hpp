@@ -63,6 +63,9 @@ enum class Scratch { None, BeforeRelease, AfterRelease, kCount };
 // copy fills each stage: transaction bytes, the empty-commit hang, an async producer's
 // access window), tma_umma (that producer and an MMA consumer: release is a tcgen05.commit).
 enum class PipeFlavor { Async, Tma, TmaUmma, kCount };
+// Warp-lane interleaving (docs/warp-lanes.md): one side of the ring has stride 2 and its
+// task two warps, each one lane; the other side runs two ops per lane op to balance it.
+enum class WarpLane { None, Producer, Consumer };
 enum class MutationKind { Drop, Duplicate, SwapWithNext, Unwrap, StageCount, FlipCondition, kCount };
 
 struct PipeRecipe {
@@ -75,6 +78,7 @@ struct PipeRecipe {
   int cond_key = 0;         // 0: none; 1: both sides under when_true(the pipe's key); 2: consumer on another key
   Scratch scratch = Scratch::None;
   Split split = Split::None;
+  WarpLane warp_lane = WarpLane::None;  // set by the warp-lane properties, never generated
 };
 
 struct Mutation {

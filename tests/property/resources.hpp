@@ -11,7 +11,11 @@ namespace prop {
 
 constexpr int kMaxStages = 3;
 constexpr int kLanes = 32;
-constexpr int kStageBytes = kLanes * 4;  // one stage: a word per lane (a TMA copy's transaction bytes)
+constexpr int kStageBytes = kLanes * 4;  // a TMA copy: a word per lane (its transaction bytes)
+// A stage holds one word per lane per warp of a task (tasks have at most 2 warps): the
+// warps of a 2-warp task write their own words (no race between the task's warps on a
+// stage they share), and a reader reads every warp's words.
+constexpr int kWarpSlots = 2;
 
 // What a TMA copy reads: any global words (the emulator copies them into the stage).
 inline int32_t const* tma_source() {
@@ -26,21 +30,24 @@ struct Mem : ts::MemoryResource {
   int alias_group = -1;
   int alias_phase = 0;
   void declare_allocations(ts::Allocations& a) {
-    auto& d = a.smem("buf", buf, kMaxStages * kLanes);
+    auto& d = a.smem("buf", buf, kMaxStages * kWarpSlots * kLanes);
     if (alias_group >= 0) d.alias(alias_name(alias_group), alias_phase);
   }
   static char const* alias_name(int g) {
     static char const* names[] = {"g0", "g1", "g2", "g3"};
     return names[g & 3];
   }
-  int32_t* word(ts::StageInfo const& si) const {
-    int stage = si.stage_idx == ts::kNoStage ? 0 : si.stage_idx;
-    return buf.ptr(si.context) + stage * kLanes + si.thread.lane();
+  int32_t* word(ts::StageInfo const& si, int slot) const {
+    return stage_base(si) + slot * kLanes + si.thread.lane();
   }
-  void put(ts::ProducerStage const& si) const { ts::arch::smem_store(word(si), int32_t(si.loop_offset)); }
-  void take(ts::ConsumerStage const& si) const { (void)ts::arch::smem_load(word(si)); }
+  void put(ts::ProducerStage const& si) const {
+    ts::arch::smem_store(word(si, si.thread.warp_in_task() % kWarpSlots), int32_t(si.loop_offset));
+  }
+  void take(ts::ConsumerStage const& si) const {
+    for (int w = 0; w < kWarpSlots; ++w) (void)ts::arch::smem_load(word(si, w));
+  }
   int32_t* stage_base(ts::StageInfo const& si) const {
-    return buf.ptr(si.context) + (si.stage_idx == ts::kNoStage ? 0 : si.stage_idx) * kLanes;
+    return buf.ptr(si.context) + (si.stage_idx == ts::kNoStage ? 0 : si.stage_idx) * kWarpSlots * kLanes;
   }
   // TMA producer work: the elected thread issues one bulk copy of the stage; it completes
   // kStageBytes transaction bytes on the stage's full barrier (and writes the stage) later.
@@ -59,7 +66,7 @@ struct Mem : ts::MemoryResource {
   // overlaps whatever stage of an aliased ring is in flight (the checker's alias model is
   // per allocation, not per stage).
   void scribble(ts::ProducerStage const& si) const {
-    for (int s = 0; s < kMaxStages; ++s)
+    for (int s = 0; s < kMaxStages * kWarpSlots; ++s)
       ts::arch::smem_store(buf.ptr(si.context) + s * kLanes + si.thread.lane(), int32_t(-1));
   }
   void tick(ts::AuxStage const&) const {}

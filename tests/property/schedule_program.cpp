@@ -94,13 +94,16 @@ std::string to_string(Program const& p) {
     os << "m" << i << ": " << pipe_name(m.pipe);
     if (m.pipe != PipeKind::None) os << " stages=" << m.stages;
     if (m.split_consumer) os << " split_consumer";
+    if (m.producer_stride != 1 || m.consumer_stride != 1)
+      os << " interleave_stride(" << m.producer_stride << ", " << m.producer_stride << ", " << m.consumer_stride << ", "
+         << m.consumer_stride << ")";
     if (m.alias_group >= 0) os << " alias(g" << m.alias_group << ", " << m.alias_phase << ")";
     os << "\n";
   }
   char const* loops[] = {"domain_loop(0, " , "domain_loop(0, runtime(", "work_tile_loop(queue"};
   for (size_t t = 0; t < p.tasks.size(); ++t) {
     auto const& tp = p.tasks[t];
-    os << "task T" << t << ":\n";
+    os << "task T" << t << (p.warps[t] != 1 ? " (" + std::to_string(p.warps[t]) + " warps)" : "") << ":\n";
     print_nodes(os, tp.head, 1);
     os << "  " << loops[int(p.loop)];
     if (p.loop != LoopKind::Tiles && int(t) == p.late_start_task) os << "/* start 1 */ ";

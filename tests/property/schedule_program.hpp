@@ -53,6 +53,12 @@ struct MemSpec {
   int alias_group = -1;            // -1: not aliased; else group "g<n>"
   int alias_phase = 0;
   bool split_consumer = false;     // wait_signal_override = All (one task waits, another releases)
+  // Interleave strides (SPEC S3.3): a side with stride 2 outside a stepping loop runs in
+  // warp-lane mode (each warp of its 2-warp task one lane; docs/warp-lanes.md).
+  int producer_stride = 1, consumer_stride = 1;
+  // Arrivals per stage of the thread-signalled sides (programs with multi-warp tasks: the
+  // warps of the tasks that commit / release, divided by the stride); 0: one warp's 32.
+  int producer_threads = 0, consumer_threads = 0;
 };
 
 enum class LoopKind { StaticDomain, RuntimeDomain, Tiles };
@@ -71,6 +77,7 @@ struct Program {
   // less than the others', which the checker must not assume equal (issue 13.4).
   int late_start_task = -1;
   std::vector<TaskProgram> tasks;
+  int warps[4] = {1, 1, 1, 1};  // warps of each task (2 for a warp-lane task)
 };
 
 std::string to_string(Program const& p);

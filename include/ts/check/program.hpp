@@ -82,6 +82,10 @@ struct StepInfo {
   // skip_task's domain loop (ts::turn_count_task: the count provably equals it).
   long long skip_static = -1;
   int skip_task = -1;
+  // Credit ops: how many stage ops this task op is. A warp-lane op (schedule/lane_mode.hpp:
+  // each warp of the task one lane) with stride s is s stage ops, one per warp, taken in
+  // ring order at once (the runtime converges the task around each such op); 1 otherwise.
+  int weight = 1;
 };
 
 // What a consumer slot of a pipe stands for (the two words a, b it keeps per state):

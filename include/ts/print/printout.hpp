@@ -16,6 +16,11 @@ namespace ts::print {
 // `1x ProducerCommit from smem not consumed!`. See docs/printout.md.
 void schedule_table(Model const& m, std::ostream& os);
 
+// The warp-lane block (printed after the schedule table when a side runs in warp-lane
+// mode, docs/warp-lanes.md): `ring wait/release in Lanes[1:3) stride 2: warp 1 -> stages
+// 0, 2; warp 2 -> stages 1, 3`.
+void warp_lanes(Model const& m, std::ostream& os);
+
 // Register budget block: each task's request against the launch budget (setmaxnreg).
 void register_budget(Model const& m, std::ostream& os);
 

@@ -18,6 +18,7 @@
 #include "ts/runtime/pipeline/params.hpp"
 #include "ts/runtime/pipeline/protocols.hpp"
 #include "ts/runtime/pipeline/state.hpp"
+#include "ts/runtime/pipeline/warp_lanes.hpp"
 #include "ts/runtime/pipeline_runtime.hpp"
 
 namespace ts::exec {
@@ -38,7 +39,9 @@ class Handle {
   // kernel parameters, it then lives in registers, where the barrier asm's memory
   // clobbers cannot force it to be reloaded every iteration.
   TS_HD Handle(Ctx* c, T* res, int id, ResourceState* st)
-      : ctx_(c), res_(res), id_(id), st_(st), rt_(c->pipes_[id]) {}
+      : ctx_(c), res_(res), id_(id), st_(st), rt_(c->pipes_[id]) {
+    start_warp_lanes(*st_, rt_, static_cast<int>(c->thread().thread_in_task >> 5));
+  }
   TS_HD T* operator->() const { return res_; }
   TS_HD T& get() const { return *res_; }
   TS_HD int id() const { return id_; }

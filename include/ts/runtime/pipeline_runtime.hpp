@@ -31,6 +31,10 @@ struct PipelineRuntime {
   // Domain-lane interleaving (S3.3, S6.12): the side's ops sit in domain loops stepping
   // by the stride, and each task's stage counters start at its loop's start (its lane).
   bool producer_lanes = false, consumer_lanes = false;
+  // Warp-lane interleaving (S3.3, S6.12; runtime/pipeline/warp_lanes.hpp): the side's ops
+  // run outside stepping domain loops, each warp w of the task is a lane whose counters
+  // start at stage w, and the task converges at each of the side's ops.
+  bool producer_warp_lanes = false, consumer_warp_lanes = false;
   // Multicast TMA in a cluster (cta_layout_vmnk): the CTAs whose consumers release each
   // stage (every CTA writes into every other's stage), 1 when CTA-local. A release then
   // arrives on the empty barrier of each of them (cluster ranks 0 .. multicast_ctas-1).

@@ -39,9 +39,13 @@ struct Pipe {
     int s = c.index;
     st.prod_stage = st.active_stage = s;
     c.advance(prm.num_stages(), prm.stride_acquire());
+    if (rt.producer_warp_lanes) converge_lanes();
     return s;
   }
-  TS_HD int close_producer() { return close(st.prod_close, prm.stride_commit()); }
+  TS_HD int close_producer() {
+    if (rt.producer_warp_lanes) converge_lanes();
+    return close(st.prod_close, prm.stride_commit());
+  }
   // wait: the full barrier of the consumer's next stage.
   TS_HD int open_consumer() {
     PipelineState& c = st.cons_open;
@@ -50,9 +54,20 @@ struct Pipe {
     int s = c.index;
     st.cons_stage = st.active_stage = s;
     c.advance(prm.num_stages(), prm.stride_wait());
+    if (rt.consumer_warp_lanes) converge_lanes();
     return s;
   }
-  TS_HD int close_consumer() { return close(st.cons_close, prm.stride_release()); }
+  TS_HD int close_consumer() {
+    if (rt.consumer_warp_lanes) converge_lanes();
+    return close(st.cons_close, prm.stride_release());
+  }
+  // Warp-lane sides (warp_lanes.hpp): each warp opens and closes its own stage, but the
+  // checker counts the task's op as its `stride` lane ops at once. The task converges
+  // after every opening op (no warp works on its stage before every lane's stage is
+  // there: the op ends when the last lane's wait passes) and before every closing op
+  // (no lane signals before every warp finished what precedes the op), so each op is
+  // atomic across the task's warps, as the model assumes.
+  TS_HD void converge_lanes() { ctx.converge(Signal::CtaLeader); }
   // Turn-taking consumers (docs/turns.md): pass over `n` stages another consumer task of
   // the ring waits for and releases. Only this thread's wait and release states move
   // (index and phase, as n waits and n releases would move them); no barrier is touched.
