@@ -46,7 +46,7 @@ ts_layer(print TARGET ts_print
 
 # The executing context, pipeline runtime, launch layout, dispatch, kernel parameters.
 ts_layer(runtime TARGET ts_runtime
-  DIRS include/ts/runtime include/ts/runtime/pipeline src/runtime
+  DIRS include/ts/runtime include/ts/runtime/pipeline include/ts/runtime/scheduler src/runtime
   USES core schedule)
 
 ts_layer(runtime_cpu TARGET ts_runtime_cpu

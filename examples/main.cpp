@@ -4,6 +4,7 @@
 //   example <name> backend=<cpu|cuda|none> verdict=<...> result=<PASS|FAIL|NOT_RUN>
 #include <iostream>
 #include <string>
+#include <vector>
 
 #include "copy/copy_examples.hpp"
 #include "copy/copy_pdl.hpp"
@@ -224,12 +225,16 @@ int main() {
                   }),
       run_example("14_hopper_gemm_emulated",
                   [](uint64_t seed, std::string& verdict, bool first) {
-                    unsigned counter = 0;  // the sm_90 dynamic queue's state: unused by the emulator's CLC
-                    ts::QueueResponse scratch[ts::kQueueMaxStages * 8];
+                    // The sm_90a dynamic scheduler, run by the emulator as on the GPU: a
+                    // counter (zero at launch) and grid x kQueueMaxStages staged responses;
+                    // the dynamic run's grid is one CTA per tile.
+                    unsigned counter = 0;
+                    std::vector<ts::QueueResponse> scratch;
                     return run_gemm_pair(
                         seed, verdict, first, [](gemm::Problem const& p, ts::Options o) { return gemm::make_gemm(p, o); },
                         [&](gemm::Problem const& p, ts::Options o) {
-                          return gemm::make_gemm_dynamic(p, &counter, scratch, o);
+                          scratch.assign(size_t(p.tiles_m() * p.tiles_n()) * ts::kQueueMaxStages, ts::QueueResponse{});
+                          return gemm::make_gemm(p, ts::GlobalCounterScheduler{&counter, scratch.data()}, o);
                         });
                   }),
       run_example("15_blackwell_gemm",
@@ -237,7 +242,7 @@ int main() {
                     return run_gemm_pair(
                         seed, verdict, first,
                         [](gemm::Problem const& p, ts::Options o) { return gemm::bw::make_gemm(p, o); },
-                        [](gemm::Problem const& p, ts::Options o) { return gemm::bw::make_gemm_clc(p, o); });
+                        [](gemm::Problem const& p, ts::Options o) { return gemm::bw::make_gemm(p, ts::ClcScheduler{}, o); });
                   }),
   };
   bool failed = false;

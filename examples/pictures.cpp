@@ -62,9 +62,9 @@ int main(int argc, char** argv) {
   write_all(dir, "01_grid_stride_copy", examples::make_grid_stride_copy(b, quiet));
   write_all(dir, "02_pipelined_copy", examples::make_pipelined_copy(b, quiet));
   write_all(dir, "gemm", gemm::make_gemm(gemm::Problem{4096, 4096, 4096}, quiet));
-  write_all(dir, "gemm_dynamic", gemm::make_gemm_dynamic(gemm::Problem{4096, 4096, 4096}, nullptr, nullptr, quiet));
+  write_all(dir, "gemm_dynamic", gemm::make_gemm(gemm::Problem{4096, 4096, 4096}, ts::GlobalCounterScheduler{}, quiet));
   // Four tasks (load, MMA, scheduler, epilogue): arrows cross lanes.
-  write_all(dir, "blackwell_gemm_clc", gemm::bw::make_gemm_clc(gemm::Problem{4096, 4096, 4096}, quiet));
+  write_all(dir, "blackwell_gemm_clc", gemm::bw::make_gemm(gemm::Problem{4096, 4096, 4096}, ts::ClcScheduler{}, quiet));
   // A traced emulator run of the pipelined copy: Chrome trace JSON and the HTML timeline.
   {
     examples::CopyBuffers tb(32 * 24);

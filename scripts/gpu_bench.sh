@@ -29,7 +29,7 @@ cmake --build build-gpu --target ts_bench_gemm ts_bench_pingpong ts_bench_multic
 clock_start
 ./build-gpu/bench/gemm/ts_bench_gemm 2>&1 | tee "$out/gemm.log" | grep -E "^(bench|check|device|timing)"
 clock_stop gemm
-# the two GEMM shapes side by side (the data behind gemm::pingpong::prefer_pingpong)
+# the two GEMM shapes side by side (the data behind docs/gemm.md, "Choosing the shape")
 clock_start
 ./build-gpu/bench/gemm/ts_bench_pingpong 2>&1 | tee "$out/pingpong.log" | grep -E "^(bench|check|shape|timing)"
 clock_stop pingpong

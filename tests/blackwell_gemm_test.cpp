@@ -28,7 +28,7 @@ TEST(BlackwellGemm, StaticAndClcVariantsAreProvedForEveryK) {
   auto rep = st.print_and_verify(out);
   for (auto const& d : rep.diagnostics) ADD_FAILURE() << d.format();
   EXPECT_EQ(rep.verdict, ts::Verdict::SafeAllK) << out.str();
-  auto clc = gemm::bw::make_gemm_clc(problem(h), o);
+  auto clc = gemm::bw::make_gemm(problem(h), ts::ClcScheduler{}, o);
   auto rep2 = clc.print_and_verify(out);
   for (auto const& d : rep2.diagnostics) ADD_FAILURE() << d.format();
   EXPECT_EQ(rep2.verdict, ts::Verdict::SafeAllK) << out.str();
@@ -72,7 +72,7 @@ TEST(BlackwellGemm, ClcScheduledMatchesReferenceEachTileOnce) {
   for (int resident : {1, 2})
     for (uint64_t seed : {3, 4}) {
       gemm::HostGemm h(300, 700, 136, seed);  // 3 x 3 tiles
-      auto tm = gemm::bw::make_gemm_clc(problem(h), cpu_test::quiet());
+      auto tm = gemm::bw::make_gemm(problem(h), ts::ClcScheduler{}, cpu_test::quiet());
       ASSERT_EQ(tm.print_and_verify().verdict, ts::Verdict::SafeAllK);
       auto st = ts::cpu::run(tm, {.grid_blocks = h.tiles(), .resident_blocks = resident, .seed = seed,
                                   .detect_races = true});

@@ -7,9 +7,8 @@
 #include "check_fixtures.hpp"
 #include "copy/copy_examples.hpp"
 #include "gemm/blackwell_gemm.hpp"
-#include "gemm/gemm_colmajor_a_manager.hpp"
 #include "gemm/gemm_grouped_manager.hpp"
-#include "gemm/gemm_layouts_manager.hpp"
+#include "gemm/gemm_manager.hpp"
 #include "gemm/gemm_manager.hpp"
 #include "gemm/gemm_multicast_manager.hpp"
 #include "gemm/gemm_pingpong_manager.hpp"
@@ -161,19 +160,19 @@ TEST(CheckTileCount, GemmsAreProvedForEveryTileCount) {
   static int map_stand_in;  // TMA epilogues need a map pointer; the host never dereferences it
   gemm::Problem p{1024, 2048, 4096, nullptr, nullptr, nullptr, &map_stand_in};
   expect_every_tile(gemm::make_gemm(p, quiet()).model(), "gemm");
-  expect_every_tile(gemm::make_gemm_dynamic(p, nullptr, nullptr, quiet()).model(), "gemm dynamic");
-  expect_every_tile(gemm::make_gemm_rowmajor_b(p, quiet()).model(), "gemm row-major B");
-  expect_every_tile(gemm::make_gemm_colmajor_a(p, quiet()).model(), "gemm column-major A");
-  expect_every_tile(gemm::make_gemm_colmajor_a_rowmajor_b(p, quiet()).model(), "gemm column-major A, row-major B");
+  expect_every_tile(gemm::make_gemm(p, ts::GlobalCounterScheduler{nullptr, nullptr}, quiet()).model(), "gemm dynamic");
+  expect_every_tile(gemm::make_gemm<gemm::RowMajorB>(p, quiet()).model(), "gemm row-major B");
+  expect_every_tile(gemm::make_gemm<gemm::ColMajorA>(p, quiet()).model(), "gemm column-major A");
+  expect_every_tile(gemm::make_gemm<gemm::ColMajorARowMajorB>(p, quiet()).model(), "gemm column-major A, row-major B");
   expect_every_tile(gemm::multicast::make_gemm_multicast(p, nullptr, quiet()).model(), "gemm multicast");
   gemm::GroupedProblem g;
   g.groups = 4;
   g.M = 1024;
   g.N = 2048;
   expect_every_tile(gemm::make_grouped_gemm(g, quiet()).model(), "grouped gemm");
-  expect_every_tile(gemm::make_grouped_gemm_dynamic(g, nullptr, nullptr, quiet()).model(), "grouped gemm dynamic");
+  expect_every_tile(gemm::make_grouped_gemm(g, ts::GlobalCounterScheduler{nullptr, nullptr}, quiet()).model(), "grouped gemm dynamic");
   expect_every_tile(gemm::bw::make_gemm(p, quiet()).model(), "blackwell gemm");
-  expect_every_tile(gemm::bw::make_gemm_clc(p, quiet()).model(), "blackwell gemm clc");
+  expect_every_tile(gemm::bw::make_gemm(p, ts::ClcScheduler{}, quiet()).model(), "blackwell gemm clc");
 }
 
 // Known gap, stated in the verdict: in the ping-pong GEMM a tile the pair queue skips

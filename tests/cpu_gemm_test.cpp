@@ -40,19 +40,45 @@ TEST(CpuGemm, StaticPersistentMatchesReference) {
       }
 }
 
+// The sm_90a dynamic scheduler on the emulator, through the same scheduler code as on the
+// GPU (atomic claims on the counter, responses staged in `scratch` and bulk-copied into
+// SMEM): every CTA of a one-CTA-per-tile grid starts (nothing cancels one), and the
+// counter has handed out each tile once and then exactly one failed claim per CTA (its
+// first claim, or the fetch that ends its tile loop).
+TEST(CpuGemm, GlobalCounterScheduledMatchesReference) {
+  for (Size s : {kRagged, kWhole, Size{384, 520, 72}})
+    for (int resident : {1, 2})
+      for (uint64_t seed : {3, 4}) {
+        gemm::HostGemm h(s.M, s.N, s.K, seed);
+        unsigned counter = 0;
+        std::vector<ts::QueueResponse> scratch(size_t(h.tiles()) * ts::kQueueMaxStages);
+        auto tm = gemm::make_gemm(problem(h), ts::GlobalCounterScheduler{&counter, scratch.data()}, cpu_test::quiet());
+        ASSERT_EQ(tm.print_and_verify().verdict, ts::Verdict::SafeAllK);
+        auto st = ts::cpu::run(
+            tm, {.grid_blocks = h.tiles(), .resident_blocks = resident, .seed = seed, .detect_races = seed == 3});
+        EXPECT_EQ(h.check(), "") << where(s, resident, seed);
+        EXPECT_EQ(st.ctas_started, h.tiles()) << where(s, resident, seed);
+        EXPECT_EQ(st.ctas_canceled, 0) << where(s, resident, seed);
+        EXPECT_EQ(counter, unsigned(2 * h.tiles())) << where(s, resident, seed);
+      }
+}
+
+// The same GEMM with one type changed: Cluster Launch Control cancels the CTAs that have
+// not started and takes their tiles, so started + canceled CTAs cover the tiles.
 TEST(CpuGemm, ClcScheduledMatchesReferenceEachTileOnce) {
   for (Size s : {kRagged, kWhole, Size{384, 520, 72}})
     for (int resident : {1, 2})
       for (uint64_t seed : {3, 4}) {
         gemm::HostGemm h(s.M, s.N, s.K, seed);
-        unsigned counter = 0;  // the sm_90 stand-in's state: unused by the emulator's CLC
-        ts::QueueResponse scratch[ts::kQueueMaxStages * 8];
-        auto tm = gemm::make_gemm_dynamic(problem(h), &counter, scratch, cpu_test::quiet());
+        auto tm = gemm::make_gemm(problem(h), ts::ClcScheduler{}, cpu_test::quiet());
         ASSERT_EQ(tm.print_and_verify().verdict, ts::Verdict::SafeAllK);
         auto st = ts::cpu::run(
             tm, {.grid_blocks = h.tiles(), .resident_blocks = resident, .seed = seed, .detect_races = seed == 3});
         EXPECT_EQ(h.check(), "") << where(s, resident, seed);
         EXPECT_EQ(st.ctas_started + st.ctas_canceled, h.tiles()) << where(s, resident, seed);
+        if (resident == 1) {
+          EXPECT_GT(st.ctas_canceled, 0) << where(s, resident, seed);
+        }
       }
 }
 

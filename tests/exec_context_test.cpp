@@ -22,12 +22,6 @@ struct TraceArch {
   bool mbar_try_wait(uint64_t*, uint32_t) { return true; }
   void mbar_wait(uint64_t*, uint32_t, ts::WaitSite const&) { log->push_back("wait"); }
   void umma_commit(uint64_t*) {}
-  template <class Q>
-  ts::WorkTile first_tile(Q const& q) { return q.make_tile(coord.block_idx); }
-  template <class Q>
-  void queue_fetch(Q const&, void*, uint64_t*) {}
-  template <class Q>
-  ts::WorkTile queue_read(Q const& q, void const*) { return q.make_tile(0); }
   void pdl_wait() {}
   void pdl_launch() {}
   [[noreturn]] void fail(char const* what, ts::WaitSite const&) { throw std::runtime_error(what); }

@@ -39,7 +39,7 @@ TEST(GemmModel, CheckerProvesTheScheduleForEveryK) {
 TEST(GemmModel, DynamicSchedulerVariantVerifiesAndIsProved) {
   gemm::Problem p{1024, 2048, 4096};
   std::ostringstream out;
-  auto tm = gemm::make_gemm_dynamic(p, nullptr, nullptr, ts::Options{.verbose = true});
+  auto tm = gemm::make_gemm(p, ts::GlobalCounterScheduler{nullptr, nullptr}, ts::Options{.verbose = true});
   auto rep = tm.print_and_verify(out);
   for (auto const& d : rep.diagnostics) ADD_FAILURE() << d.format();
   EXPECT_EQ(rep.verdict, ts::Verdict::SafeAllK) << out.str();

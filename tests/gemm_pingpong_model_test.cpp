@@ -72,7 +72,6 @@ TEST(GemmPingPongModel, LayoutFitsAndPairsCoverOddTileCounts) {
   EXPECT_FALSE(h.second(si));
   si.work_tile.tile_idx = 0;
   EXPECT_TRUE(h.second(si));
-  EXPECT_FALSE(pp::prefer_pingpong(p, 132));
   EXPECT_NO_THROW(ts::make_kernel_params(tm, L));
 }
 

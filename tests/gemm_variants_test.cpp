@@ -5,9 +5,8 @@
 
 #include <sstream>
 
-#include "gemm/gemm_colmajor_a_manager.hpp"
 #include "gemm/gemm_grouped_manager.hpp"
-#include "gemm/gemm_layouts_manager.hpp"
+#include "gemm/gemm_manager.hpp"
 
 namespace {
 
@@ -39,7 +38,7 @@ TEST(GemmGroupedModel, StaticVariantIsProvedWithAPerTileKBound) {
 
 TEST(GemmGroupedModel, DynamicVariantRunsTheSameDataSchedules) {
   std::ostringstream out;
-  auto tm = gemm::make_grouped_gemm_dynamic(grouped_problem(), nullptr, nullptr, ts::Options{.verbose = true});
+  auto tm = gemm::make_grouped_gemm(grouped_problem(), ts::GlobalCounterScheduler{nullptr, nullptr}, ts::Options{.verbose = true});
   auto rep = tm.print_and_verify(out);
   for (auto const& d : rep.diagnostics) ADD_FAILURE() << d.format();
   EXPECT_EQ(rep.verdict, ts::Verdict::SafeAllK) << out.str();
@@ -61,7 +60,7 @@ TEST(GemmGroupedModel, TilesWalkGroupsInOrderWithStackedRows) {
 TEST(GemmRowMajorBModel, IsProvedAndMatchesThePlainGemmsSchedules) {
   gemm::Problem p{1024, 2048, 4096};
   std::ostringstream out;
-  auto tm = gemm::make_gemm_rowmajor_b(p, ts::Options{.verbose = true});
+  auto tm = gemm::make_gemm<gemm::RowMajorB>(p, ts::Options{.verbose = true});
   auto rep = tm.print_and_verify(out);
   for (auto const& d : rep.diagnostics) ADD_FAILURE() << d.format();
   EXPECT_EQ(rep.verdict, ts::Verdict::SafeAllK) << out.str();
@@ -96,12 +95,12 @@ void expect_proved_like_plain(TM& tm, gemm::Problem const& p) {
 
 TEST(GemmColMajorAModel, IsProvedAndMatchesThePlainGemmsSchedules) {
   gemm::Problem p{1024, 2048, 4096};
-  auto tm = gemm::make_gemm_colmajor_a(p, ts::Options{.verbose = true});
+  auto tm = gemm::make_gemm<gemm::ColMajorA>(p, ts::Options{.verbose = true});
   expect_proved_like_plain(tm, p);
 }
 
 TEST(GemmColMajorAModel, WithRowMajorBIsProvedToo) {
   gemm::Problem p{1024, 2048, 4096};
-  auto tm = gemm::make_gemm_colmajor_a_rowmajor_b(p, ts::Options{.verbose = true});
+  auto tm = gemm::make_gemm<gemm::ColMajorARowMajorB>(p, ts::Options{.verbose = true});
   expect_proved_like_plain(tm, p);
 }

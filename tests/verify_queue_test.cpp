@@ -97,6 +97,23 @@ auto dynamic_queue() {
   }
 }
 
+// A response ring one stage deeper than the per-CTA staging slots (ts::kQueueMaxStages),
+// and the deepest one allowed.
+template <int Stages>
+struct DeepQueue : Queue {
+  static constexpr auto pipeline =
+      ts::clc_fetch_async({.num_stages = Stages, .consumer_group = {ts::Agent::Thread, 64}});
+};
+template <int Stages>
+auto deep_queue() {
+  auto q = ts::resource("queue", DeepQueue<Stages>{Queue{{8, 0}}});
+  auto in = ts::resource("in", Src{});
+  auto out = ts::resource("out", Dst{});
+  auto data = ts::Task("Copy").warps(0, 1).reads(in, q).writes(out).schedule(TileCopy<Where::Tail>{}, q, in, out);
+  auto sched = ts::Task("Sched").warps(1, 1).reads(q).writes(q).schedule(Scheduler<true>{}, q);
+  return ts::TaskManager(ts::tasks(data, sched), ts::DependencyGraph{{out, {in}}}, quiet());
+}
+
 // A queue type whose declared ring is not a CLC response ring.
 struct AsyncRingQueue : Queue {
   static constexpr auto pipeline = ts::async_async({.num_stages = 1});
@@ -118,6 +135,20 @@ TEST(VerifyQueue, QueueWithANonClcRingRejected) {
   EXPECT_EQ(d->resource, "queue");
   EXPECT_EQ(d->expected, "ClcFetchAsync");
   EXPECT_EQ(d->actual, "AsyncAsync");
+}
+
+TEST(VerifyQueue, QueueRingDeeperThanTheStagingSlotsRejected) {
+  auto ds = diags(deep_queue<ts::kQueueMaxStages + 1>());
+  auto d = find(ds, "S6.7.queue-stages");
+  ASSERT_TRUE(d) << all(ds);
+  EXPECT_EQ(d->resource, "queue");
+  EXPECT_EQ(d->expected, "at most 8 stages");
+  EXPECT_EQ(d->actual, "9");
+}
+
+TEST(VerifyQueue, NearMissQueueRingAtTheStagingBoundPasses) {
+  auto ds = diags(deep_queue<ts::kQueueMaxStages>());
+  EXPECT_FALSE(find(ds, "S6.7.queue-stages")) << all(ds);
 }
 
 TEST(VerifyQueue, NearMissEpilogueInTileTailPasses) {

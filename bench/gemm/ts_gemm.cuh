@@ -1,80 +1,54 @@
 // The TS GEMM (examples/gemm) through the library launcher: recorded, verified and
-// launched with per-task register budgets (ts::cuda::TaskRegisterBudgets<384>).
+// launched with per-task register budgets (ts::cuda::TaskRegisterBudgets<384>). One
+// wrapper for every operand layout and tile scheduler, as make_gemm has one signature.
 #pragma once
 #include <memory>
 #include <utility>
 
-#include "gemm/gemm_colmajor_a_manager.hpp"
-#include "gemm/gemm_layouts_manager.hpp"
 #include "gemm/gemm_manager.hpp"
 #include "ts/runtime/cuda/launch.cuh"
 
 namespace bench {
 
-using GemmManager = decltype(gemm::make_gemm(std::declval<gemm::Problem const&>()));
-using DynamicGemmManager = decltype(gemm::make_gemm_dynamic(std::declval<gemm::Problem const&>(), nullptr, nullptr));
+template <class Layout, class S>
+using GemmManagerOf = decltype(gemm::make_gemm<Layout>(std::declval<gemm::Problem const&>(), S{}));
 
-struct TsGemm {
-  std::unique_ptr<GemmManager> tm;
+template <class Layout = gemm::KMajorAB, class S = ts::StaticScheduler>
+struct TsGemmOf {
+  std::unique_ptr<GemmManagerOf<Layout, S>> tm;
   int grid = 0;
   void launch(cudaStream_t st = 0) const { ts::cuda::launch<ts::cuda::TaskRegisterBudgets<384>>(*tm, grid, st); }
 };
+using TsGemm = TsGemmOf<>;
+using TsGemmRowB = TsGemmOf<gemm::RowMajorB>;
+template <bool RowB>
+using TsGemmColA = TsGemmOf<std::conditional_t<RowB, gemm::ColMajorARowMajorB, gemm::ColMajorA>>;
 
 // Records, verifies (throws on errors) and lays out the GEMM; prints when verbose.
-inline TsGemm prepare_ts_gemm(gemm::Problem const& p, int sms, bool verbose) {
-  TsGemm g;
-  g.tm = std::make_unique<GemmManager>(gemm::make_gemm(p, ts::Options{.verbose = verbose, .exhaustive_check = true}));
+template <class Layout = gemm::KMajorAB>
+inline TsGemmOf<Layout> prepare_ts_gemm(gemm::Problem const& p, int sms, bool verbose) {
+  TsGemmOf<Layout> g;
+  g.tm = std::make_unique<GemmManagerOf<Layout, ts::StaticScheduler>>(
+      gemm::make_gemm<Layout>(p, ts::Options{.verbose = verbose, .exhaustive_check = true}));
   g.tm->print_and_verify();
   int tiles = p.tiles_m() * p.tiles_n();
   g.grid = tiles < sms ? tiles : sms;
   return g;
 }
-
 // The row-major-B variant (gemm_layouts.hpp): p.map_b describes B as K x N row-major.
-using RowBGemmManager = decltype(gemm::make_gemm_rowmajor_b(std::declval<gemm::Problem const&>()));
-struct TsGemmRowB {
-  std::unique_ptr<RowBGemmManager> tm;
-  int grid = 0;
-  void launch(cudaStream_t st = 0) const { ts::cuda::launch<ts::cuda::TaskRegisterBudgets<384>>(*tm, grid, st); }
-};
 inline TsGemmRowB prepare_ts_gemm_rowmajor_b(gemm::Problem const& p, int sms) {
-  TsGemmRowB g;
-  g.tm = std::make_unique<RowBGemmManager>(
-      gemm::make_gemm_rowmajor_b(p, ts::Options{.verbose = false, .exhaustive_check = true}));
-  g.tm->print_and_verify();
-  int tiles = p.tiles_m() * p.tiles_n();
-  g.grid = tiles < sms ? tiles : sms;
-  return g;
+  return prepare_ts_gemm<gemm::RowMajorB>(p, sms, false);
 }
-
 // The column-major-A variants (gemm_colmajor_a.hpp): p.map_a describes A as K x M
 // row-major; p.map_b B as N x K (RowB false) or K x N row-major (RowB true).
 template <bool RowB>
-struct TsGemmColA {
-  using Manager = decltype(gemm::detail::make_gemm_colmajor_a_impl<RowB>(std::declval<gemm::Problem const&>(),
-                                                                          ts::Options{}));
-  std::unique_ptr<Manager> tm;
-  int grid = 0;
-  void launch(cudaStream_t st = 0) const { ts::cuda::launch<ts::cuda::TaskRegisterBudgets<384>>(*tm, grid, st); }
-};
-template <bool RowB>
 inline TsGemmColA<RowB> prepare_ts_gemm_colmajor_a(gemm::Problem const& p, int sms) {
-  TsGemmColA<RowB> g;
-  ts::Options o{.verbose = false, .exhaustive_check = true};
-  using M = typename TsGemmColA<RowB>::Manager;
-  if constexpr (RowB)
-    g.tm = std::make_unique<M>(gemm::make_gemm_colmajor_a_rowmajor_b(p, o));
-  else
-    g.tm = std::make_unique<M>(gemm::make_gemm_colmajor_a(p, o));
-  g.tm->print_and_verify();
-  int tiles = p.tiles_m() * p.tiles_n();
-  g.grid = tiles < sms ? tiles : sms;
-  return g;
+  return prepare_ts_gemm<std::conditional_t<RowB, gemm::ColMajorARowMajorB, gemm::ColMajorA>>(p, sms, false);
 }
 
-// The same tile bodies under the dynamic (global-counter, CLC-contract) scheduler.
+// The same tile bodies under the dynamic (global-counter) scheduler.
 struct TsGemmDynamic {
-  std::unique_ptr<DynamicGemmManager> tm;
+  std::unique_ptr<GemmManagerOf<gemm::KMajorAB, ts::GlobalCounterScheduler>> tm;
   unsigned* counter = nullptr;
   ts::QueueResponse* scratch = nullptr;
   int grid = 0;
@@ -94,8 +68,8 @@ inline std::unique_ptr<TsGemmDynamic> prepare_ts_gemm_dynamic(gemm::Problem cons
   g->grid = tiles < sms ? tiles : sms;
   cudaMalloc(&g->counter, sizeof(unsigned));
   cudaMalloc(&g->scratch, sizeof(ts::QueueResponse) * size_t(g->grid) * ts::kQueueMaxStages);
-  g->tm = std::make_unique<DynamicGemmManager>(
-      gemm::make_gemm_dynamic(p, g->counter, g->scratch, ts::Options{.verbose = false}));
+  g->tm = std::make_unique<GemmManagerOf<gemm::KMajorAB, ts::GlobalCounterScheduler>>(
+      gemm::make_gemm(p, ts::GlobalCounterScheduler{g->counter, g->scratch}, ts::Options{.verbose = false}));
   g->tm->print_and_verify();
   return g;
 }

@@ -14,7 +14,7 @@ namespace bench {
 
 using GroupedManager = decltype(gemm::make_grouped_gemm(std::declval<gemm::GroupedProblem const&>()));
 using DynamicGroupedManager =
-    decltype(gemm::make_grouped_gemm_dynamic(std::declval<gemm::GroupedProblem const&>(), nullptr, nullptr));
+    decltype(gemm::make_grouped_gemm(std::declval<gemm::GroupedProblem const&>(), ts::GlobalCounterScheduler{nullptr, nullptr}));
 
 struct GroupedGemm {
   int M = 0, N = 0;
@@ -66,7 +66,7 @@ struct GroupedGemm {
         gemm::make_grouped_gemm(p, ts::Options{.verbose = false, .exhaustive_check = true}));
     stat->print_and_verify();
     dyn = std::make_unique<DynamicGroupedManager>(
-        gemm::make_grouped_gemm_dynamic(p, counter, scratch, ts::Options{.verbose = false, .exhaustive_check = true}));
+        gemm::make_grouped_gemm(p, ts::GlobalCounterScheduler{counter, scratch}, ts::Options{.verbose = false, .exhaustive_check = true}));
     dyn->print_and_verify();
   }
   ~GroupedGemm() {

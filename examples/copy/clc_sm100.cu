@@ -1,6 +1,11 @@
 // Compile proof for sm_100a: a worker loop over Cluster Launch Control responses with
 // the S13 contract (request before the tile's work, stop at the first failure).
 #include "ts/arch/cuda_sm100_clc.cuh"
+#include "ts/runtime/scheduler/clc_scheduler.hpp"
+
+// The sm_100a primitives meet what ts::ClcScheduler needs: an sm_100a Arch deriving from
+// them runs the scheduler the CPU emulator runs (no sm_100a GPU is lent here to run it).
+static_assert(ts::ClcArch<ts::cuda::sm100::ClcPrimitives>);
 
 namespace examples {
 

@@ -10,7 +10,7 @@
 
 #include "ts/arch/cuda_copy.cuh"
 #include "ts/core/pipeline_config.hpp"
-#include "ts/runtime/cuda/dynamic_queue.hpp"
+#include "ts/runtime/scheduler/queue.hpp"
 #include "ts/schedule.hpp"
 
 namespace examples {

@@ -29,34 +29,28 @@ void set_tiles(Q& q, Problem const& p) {
 }
 }  // namespace detail
 
-inline auto make_gemm(Problem const& p, ts::Options o = {}) {
+// S: the tile scheduler. ts::StaticScheduler (the default), or ts::ClcScheduler: Cluster
+// Launch Control hands the tiles out (on the emulator the grid covers every tile and the
+// scheduler warp, warp 2, cancels pending CTAs, SPEC S13); its response ring's consuming
+// warps (Load, Mma, Scheduler, 4 epilogue) are derived.
+template <class S = ts::StaticScheduler>
+  requires requires { S::is_dynamic; }
+auto make_gemm(Problem const& p, S const& sched = {}, ts::Options o = {}) {
   auto [gmem, smem, acc, out] = detail::resources(p);
-  TileQueue q;
+  gemm::Tiles<S> q;
+  static_cast<S&>(q) = sched;
   detail::set_tiles(q, p);
   auto tiles = ts::resource("tiles", q);
   auto load = ts::Task("Load").warps(0, 1).reads(gmem, tiles).writes(smem).schedule(LoadSchedule{}, gmem, smem, tiles);
   auto mma = ts::Task("Mma").warps(1, 1).reads(smem, tiles).writes(acc).schedule(MmaSchedule{}, smem, acc, tiles);
   auto epi = ts::Task("Epilogue").warps(4, 4).reads(acc, tiles).writes(out).schedule(EpilogueSchedule{}, acc, out, tiles);
-  return ts::TaskManager(ts::tasks(load, mma, epi),
-                         ts::DependencyGraph{{smem, {gmem}}, {acc, {smem}}, {out, {acc}}}, o);
+  return std::apply(
+      [&](auto const&... scheduler) {
+        return ts::TaskManager(ts::tasks(load, mma, scheduler..., epi),
+                               ts::DependencyGraph{{smem, {gmem}}, {acc, {smem}}, {out, {acc}}}, o);
+      },
+      ts::scheduler_tasks(tiles, 2));
 }
-
-// Dynamic persistent: Cluster Launch Control hands the tiles out (on the emulator the
-// grid covers every tile and a scheduler warp cancels pending CTAs, SPEC S13); the
-// queue's counter / scratch (the sm_90 stand-in's) are unused there.
-inline auto make_gemm_clc(Problem const& p, ts::Options o = {}) {
-  auto [gmem, smem, acc, out] = detail::resources(p);
-  DynamicTileQueue q;
-  detail::set_tiles(q, p);
-  // DynamicTileQueue::pipeline: the seven consuming warps (Load, Mma, Scheduler, 4
-  // epilogue) are derived.
-  auto tiles = ts::resource("tiles", q);
-  auto load = ts::Task("Load").warps(0, 1).reads(gmem, tiles).writes(smem).schedule(LoadSchedule{}, gmem, smem, tiles);
-  auto mma = ts::Task("Mma").warps(1, 1).reads(smem, tiles).writes(acc).schedule(MmaSchedule{}, smem, acc, tiles);
-  auto sched = ts::Task("Scheduler").warps(2, 1).reads(tiles).writes(tiles).schedule(ts::SchedulerSchedule{}, tiles);
-  auto epi = ts::Task("Epilogue").warps(4, 4).reads(acc, tiles).writes(out).schedule(EpilogueSchedule{}, acc, out, tiles);
-  return ts::TaskManager(ts::tasks(load, mma, sched, epi),
-                         ts::DependencyGraph{{smem, {gmem}}, {acc, {smem}}, {out, {acc}}}, o);
-}
+inline auto make_gemm(Problem const& p, ts::Options o) { return bw::make_gemm(p, ts::StaticScheduler{}, o); }
 
 }  // namespace gemm::bw

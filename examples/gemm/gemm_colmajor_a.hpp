@@ -91,4 +91,12 @@ struct AccumulatorColA : Accumulator {
   }
 };
 
+// The operand layouts. make_gemm<ColMajorA>(p): p.map_a is the device CUtensorMap of A as
+// K x M row-major in 64 (M) x 64 (K) boxes, 128-byte swizzle; p.map_b as for make_gemm
+// (B N x K, 256 x 64 boxes). make_gemm<ColMajorARowMajorB>(p): p.map_a as above, p.map_b
+// as for RowMajorB (B K x N row-major, 64 (N) x 64 (K) boxes): D = A * B with both
+// operands MN-major.
+using ColMajorA = OperandLayout<SmemABColA<false>, AccumulatorColA<false>>;
+using ColMajorARowMajorB = OperandLayout<SmemABColA<true>, AccumulatorColA<true>>;
+
 }  // namespace gemm

@@ -41,14 +41,10 @@ struct GroupedTiles {
   // The per-tile domain bound of both data tasks: this tile's group's K stages.
   TS_HD long long tile_k_iters(ts::WorkTile const& w) const { return w.valid ? k_iters[w.coord[2]] : 0; }
 };
-struct GroupedTileQueue : ts::WorkQueue, GroupedTiles {
-  TS_HD ts::WorkTile make_tile(int t) const { return grouped_problem_tile(t, num_tiles, tiles_m, tiles_n); }
-};
-struct DynamicGroupedTileQueue : ts::GlobalCounterQueue, GroupedTiles {
-  // Its response ring: 2 stages; every task running the queue epilogue releases, one
-  // arrival per warp (the consumer group, Load + Scheduler + math warps, is derived).
-  static constexpr auto pipeline = ts::clc_fetch_async({.num_stages = 2, .consumer_signal = ts::Signal::TaskWarpLeader});
-  TS_HD ts::WorkTile make_tile(int t) const { return grouped_problem_tile(t, num_tiles, tiles_m, tiles_n); }
+// The grouped problem's queue under scheduler S (static, or the global counter).
+template <class S>
+struct GroupedTileQueue : ts::WorkQueueOf<S>, GroupedTiles {
+  TS_HD ts::WorkTile make_tile(int t) const { return grouped_problem_tile(t, this->num_tiles, tiles_m, tiles_n); }
 };
 
 // One stage's source: element offsets inside the tile's group and the group itself.

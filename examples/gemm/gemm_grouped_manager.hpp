@@ -1,9 +1,12 @@
 // Host-side declaration of the grouped (per-group K) GEMM: resources, tasks, graph,
-// manager, under the static and the dynamic scheduler. Same tasks, warps and register
-// budgets as gemm_manager.hpp; only the bound of the K loop and the A/B source differ.
+// manager, under any tile scheduler. The cooperative shape's tasks, warps and register
+// budgets (gemm_manager.hpp); only the bound of the K loop and the A/B source differ.
 #pragma once
 #include <tuple>
 
+// gemm_manager.hpp (and with it the recorder's ts::at_least(m, ir::Bound)) before the
+// schedules of gemm_grouped.hpp, whose qualified ts::at_least calls bind where written.
+#include "gemm_manager.hpp"
 #include "gemm_grouped.hpp"
 #include "ts/ts.hpp"
 
@@ -43,25 +46,20 @@ void fill_grouped_queue(Q& q, GroupedProblem const& p) {
 }
 }  // namespace detail
 
-inline auto make_grouped_gemm(GroupedProblem const& p, ts::Options o = {}) {
+// S: the tile scheduler, as for make_gemm (ts::GlobalCounterScheduler{counter, scratch}:
+// `counter` zeroed before each launch, `scratch` grid x ts::kQueueMaxStages responses).
+template <class S = ts::StaticScheduler>
+  requires requires { S::is_dynamic; }
+auto make_grouped_gemm(GroupedProblem const& p, S const& sched = {}, ts::Options o = {}) {
   auto [gmem, smem, acc, out] = detail::grouped_resources(p);
-  GroupedTileQueue q;
+  GroupedTileQueue<S> q;
+  static_cast<S&>(q) = sched;
   detail::fill_grouped_queue(q, p);
-  auto tiles = ts::resource("tiles", q);
+  auto tiles = ts::resource("tiles", q);  // S::pipeline when dynamic
   return detail::cooperative_manager<GroupedLoadSchedule, GroupedMathSchedule>(gmem, smem, acc, out, tiles, o);
 }
-
-// `counter` (zeroed before each launch) and `scratch` (grid x ts::kQueueMaxStages
-// responses) live in device memory, as for make_gemm_dynamic.
-inline auto make_grouped_gemm_dynamic(GroupedProblem const& p, unsigned* counter, ts::QueueResponse* scratch,
-                                      ts::Options o = {}) {
-  auto [gmem, smem, acc, out] = detail::grouped_resources(p);
-  DynamicGroupedTileQueue q;
-  detail::fill_grouped_queue(q, p);
-  q.counter = counter;
-  q.scratch = scratch;
-  auto tiles = ts::resource("tiles", q);  // DynamicGroupedTileQueue::pipeline
-  return detail::cooperative_dynamic_manager<GroupedLoadSchedule, GroupedMathSchedule>(gmem, smem, acc, out, tiles, o);
+inline auto make_grouped_gemm(GroupedProblem const& p, ts::Options o) {
+  return gemm::make_grouped_gemm(p, ts::StaticScheduler{}, o);
 }
 
 }  // namespace gemm

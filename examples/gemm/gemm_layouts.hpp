@@ -69,7 +69,9 @@ struct AccumulatorRowB : Accumulator {
   }
 };
 
-// The schedules are the plain GEMM's over these ring and accumulator types:
-// LayoutLoadSchedule<Ring> / LayoutMathSchedule<Ring, Acc> (gemm_resources.hpp).
+// The operand layout: the plain GEMM's schedules over these ring and accumulator types.
+// make_gemm<RowMajorB>(p): p.map_b is the device CUtensorMap of B as K x N row-major in
+// 64 (N) x 64 (K) boxes, 128-byte swizzle; everything else as for make_gemm.
+using RowMajorB = OperandLayout<SmemABRowB, AccumulatorRowB>;
 
 }  // namespace gemm

@@ -61,10 +61,8 @@ inline auto make_gemm_pingpong(Problem const& p, void const* map_b_128, ts::Opti
                          o);
 }
 
-// Which shape to run (docs/gemm.md, "Choosing the shape"). The private-ring ping-pong ran
-// at 0.25-0.59x of cooperative on the H200 (bench/RESULTS.md, 2026-12-01); this shared
-// 6-stage ring runs at 0.68-0.81x on the eight benchmark shapes (one run, docs/gemm.md).
-// The rule stays: cooperative, unless the caller asks for ping-pong (bench, tests).
-inline bool prefer_pingpong(Problem const&, int /*sms*/) { return false; }
+// Which shape to run: cooperative (docs/gemm.md, "Choosing the shape"); this one only
+// when the caller asks for it. The shared 6-stage ring runs at 0.68-0.81x of cooperative on
+// the eight benchmark shapes (bench/RESULTS.md), so no heuristic picks it.
 
 }  // namespace gemm::pingpong

@@ -16,7 +16,7 @@
 #pragma once
 #include <cstdint>
 
-#include "ts/runtime/cuda/dynamic_queue.hpp"
+#include "ts/runtime/scheduler/queue.hpp"
 #include "ts/core/pipeline_config.hpp"
 #include "ts/schedule.hpp"
 #if defined(__CUDA_ARCH__)
@@ -59,21 +59,16 @@ TS_HD inline ts::WorkTile grouped_tile(int t, int num_tiles, int tiles_m, int ti
   return w;
 }
 
-// Static persistent queue: CTA b takes tiles b, b + grid, ...
-struct TileQueue : ts::WorkQueue {
+// The persistent tile queue under scheduler S (runtime/scheduler/): the grouped raster
+// is the queue's, the order CTAs take tiles in is S's. Static (CTA b takes tiles b,
+// b + grid, ...), global counter (sm_90a: a scheduler warp claims tiles from a counter in
+// device memory) or CLC (sm_100a, the emulator); the tile bodies are the same for all.
+template <class S>
+struct Tiles : ts::WorkQueueOf<S> {
   int tiles_m = 0, tiles_n = 0;
-  TS_HD ts::WorkTile make_tile(int t) const { return grouped_tile(t, num_tiles, tiles_m, tiles_n); }
+  TS_HD ts::WorkTile make_tile(int t) const { return grouped_tile(t, this->num_tiles, tiles_m, tiles_n); }
 };
-
-// Dynamic persistent queue (CLC contract on sm_90a: a global counter behind a
-// ClcFetchAsync pipeline fed by a scheduler task); the tile bodies are unchanged.
-struct DynamicTileQueue : ts::GlobalCounterQueue {
-  // Its response ring: 2 stages; every task running the queue epilogue releases, one
-  // arrival per warp (the consumer group, Load + Scheduler + math warps, is derived).
-  static constexpr auto pipeline = ts::clc_fetch_async({.num_stages = 2, .consumer_signal = ts::Signal::TaskWarpLeader});
-  int tiles_m = 0, tiles_n = 0;
-  TS_HD ts::WorkTile make_tile(int t) const { return grouped_tile(t, num_tiles, tiles_m, tiles_n); }
-};
+using TileQueue = Tiles<ts::StaticScheduler>;
 
 // Where one stage's A and B slices come from (a task-local value).
 struct TileSource {
@@ -317,5 +312,19 @@ struct LayoutMathSchedule {
   }
 };
 struct MathSchedule : LayoutMathSchedule<SmemAB, Accumulator> {};
+
+// An operand layout as one type, the GEMM's type parameter (make_gemm<Layout>): the ring
+// (its TMA boxes and wgmma descriptors), the accumulator (the MMA's operand majors) and
+// the two schedules over them. The tasks, pipeline, graph and scheduler do not change
+// with it. Both operands K-major here; gemm_layouts.hpp and gemm_colmajor_a.hpp add the
+// MN-major ones.
+template <class R, class A, class L = LayoutLoadSchedule<R>, class M = LayoutMathSchedule<R, A>>
+struct OperandLayout {
+  using Ring = R;
+  using Acc = A;
+  using Load = L;
+  using Math = M;
+};
+using KMajorAB = OperandLayout<SmemAB, Accumulator, LoadSchedule, MathSchedule>;
 
 }  // namespace gemm

@@ -17,4 +17,5 @@
 #include "ts/schedule/slots.hpp"
 #include "ts/schedule/unroll.hpp"
 #include "ts/schedule/work.hpp"
+#include "ts/runtime/scheduler/scheduler.hpp"
 #include "ts/task_manager.hpp"

@@ -139,22 +139,17 @@ LaunchLayout make_launch_layout(Model const& m, uint32_t smem_capacity, bool dry
     }
     auto const& lp = follower ? L.pipes[lead] : p;
     cursor = align_up(cursor, 8);
-    if (follower && p.shared_full) {
-      p.full_offset = lp.full_offset;
-    } else {
-      p.full_offset = static_cast<uint32_t>(cursor);
-      L.placements.push_back({p.shared_full ? owner : d.name, "full_barriers", MemSpace::Smem, p.full_offset,
-                              uint64_t(8 * c.num_stages), 8});
+    // One array of num_stages barriers per side: a group follower reuses its lead's shared
+    // array, everyone else gets a fresh one (named for the group when it is shared).
+    auto place_array = [&](bool shared, uint32_t lead_offset, char const* what) {
+      if (follower && shared) return lead_offset;
+      auto at = static_cast<uint32_t>(cursor);
+      L.placements.push_back({shared ? owner : d.name, what, MemSpace::Smem, at, uint64_t(8 * c.num_stages), 8});
       cursor += 8ull * c.num_stages;
-    }
-    if (follower && p.shared_empty) {
-      p.empty_offset = lp.empty_offset;
-    } else {
-      p.empty_offset = static_cast<uint32_t>(cursor);
-      L.placements.push_back({p.shared_empty ? owner : d.name, "empty_barriers", MemSpace::Smem, p.empty_offset,
-                              uint64_t(8 * c.num_stages), 8});
-      cursor += 8ull * c.num_stages;
-    }
+      return at;
+    };
+    p.full_offset = place_array(p.shared_full, lp.full_offset, "full_barriers");
+    p.empty_offset = place_array(p.shared_empty, lp.empty_offset, "empty_barriers");
     if (d.kind == ResourceKind::WorkQueue) {
       cursor = align_up(cursor, 16);
       p.response_offset = static_cast<uint32_t>(cursor);

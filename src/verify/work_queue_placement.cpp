@@ -8,7 +8,9 @@
 //  - A dynamic queue (one with a ClcFetchAsync pipeline) needs a scheduler task whose
 //    fetch sequence is acquire -> fetch_work_tile -> commit, before its own epilogue.
 //    fetch_work_tile() on a static queue has nothing to fetch from.
+//  - A queue's response ring has at most kQueueMaxStages stages (the per-CTA staging).
 #include "passes.hpp"
+#include "ts/core/queue_response.hpp"
 
 namespace ts::verify {
 
@@ -72,6 +74,20 @@ void check_work_queue_placement(Model const& m, Diagnostics& out) {
                              " pipeline; a queue's responses arrive through a ClcFetchAsync pipeline");
     d.expected = "ClcFetchAsync";
     d.actual = to_string(q.pipeline->type);
+    out.push_back(d);
+  }
+  // The global-counter scheduler stages each CTA's responses in kQueueMaxStages global
+  // slots, one per ring stage (runtime/scheduler/global_counter_scheduler.hpp), and the
+  // host sizes `scratch` by that bound: a deeper ring would write past its CTA's slots.
+  for (size_t ri = 0; ri < m.resources.size(); ++ri) {
+    auto const& q = m.resource(static_cast<int>(ri));
+    if (q.kind != ResourceKind::WorkQueue || !q.pipeline || q.pipeline->num_stages <= kQueueMaxStages) continue;
+    auto d = at_resource(m, static_cast<int>(ri), "S6.7.queue-stages",
+                         "work queue '" + q.name + "' has a response ring of " +
+                             std::to_string(q.pipeline->num_stages) + " stages; a queue stages at most " +
+                             std::to_string(kQueueMaxStages) + " responses per CTA");
+    d.expected = "at most " + std::to_string(kQueueMaxStages) + " stages";
+    d.actual = std::to_string(q.pipeline->num_stages);
     out.push_back(d);
   }
   int persistent = -1;

@@ -43,4 +43,36 @@ __device__ inline WorkTile clc_read(void const* response, int num_tiles) {
 // Generic-proxy reads of the last response before the next async-proxy write (S13.5).
 __device__ inline void clc_fence_before_request() { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
 
+// The primitives ts::ClcScheduler needs (ClcArch, runtime/scheduler/clc_scheduler.hpp), for
+// an sm_100a Arch to derive from: the same scheduler code as on the CPU emulator.
+struct ClcPrimitives {
+  // The consumers' generic-proxy reads of the slot's last response precede this async write.
+  __device__ void clc_try_cancel(void* response, uint64_t* full) {
+    clc_fence_before_request();
+    sm100::clc_try_cancel(response, full);
+  }
+  __device__ bool clc_is_canceled(void const* response) {
+    uint32_t ok = 0;
+    asm volatile(
+        "{\n .reg .b128 h;\n .reg .pred p;\n ld.shared.b128 h, [%1];\n"
+        " clusterlaunchcontrol.query_cancel.is_canceled.pred.b128 p, h;\n selp.u32 %0, 1, 0, p;\n}"
+        : "=r"(ok)
+        : "r"(smem_u32(response))
+        : "memory");
+    return ok != 0;
+  }
+  // Only after clc_is_canceled answered true (undefined on a failed response, S13.3).
+  __device__ int clc_first_ctaid(void const* response) {
+    uint32_t x = 0;
+    asm volatile(
+        "{\n .reg .b128 h;\n ld.shared.b128 h, [%1];\n"
+        " clusterlaunchcontrol.query_cancel.get_first_ctaid::x.b32.b128 %0, h;\n}"
+        : "=r"(x)
+        : "r"(smem_u32(response))
+        : "memory");
+    return static_cast<int>(x);
+  }
+};
+
+
 }  // namespace ts::cuda::sm100

@@ -36,8 +36,7 @@ __device__ inline uint32_t cluster_cta_rank() {
   return r;
 }
 
-// Completes `bytes` transaction bytes of the barrier's current phase from a thread
-// (used by the global-counter work queue, whose response is written by st.shared).
+// Completes `bytes` transaction bytes of the barrier's current phase from a thread.
 __device__ inline void mbar_complete_tx(uint64_t* bar, uint32_t bytes) {
   asm volatile("mbarrier.complete_tx.shared::cta.b64 [%0], %1;" ::"r"(smem_addr(bar)), "r"(bytes) : "memory");
 }
@@ -48,8 +47,9 @@ __device__ inline uint64_t global_timer_ns() {
   return t;
 }
 
-// The CTA's claim of its first tile from a global-counter queue: {state, tile}, state 0
-// (unclaimed) set by the kernel prologue, 1 while claiming, 2 once `tile` is valid.
+// The CTA's one claim (Sm90Arch::claim_once_per_cta; the global-counter scheduler's first
+// tile): {state, value}, state 0 (unclaimed) set by the kernel prologue, 1 while
+// claiming, 2 once `value` is valid.
 __device__ inline int* first_tile_claim_state() {
   __shared__ int claim[2];
   return claim;
@@ -123,89 +123,63 @@ struct Sm90Arch {
   // after wgmma.wait_group has retired the reads of the stage it releases.
   __device__ void umma_commit(uint64_t* bar) { mbar_arrive(bar); }
 
-  // Work queues. The first tile is the CTA's own coordinate for every queue kind: a
-  // dynamic queue hands out only the tiles beyond the grid (dynamic_queue.hpp).
-  // A static queue starts each CTA on its own index. A global-counter queue claims the
-  // first tile from the counter as well (one claim per CTA, shared through SMEM): Hopper
-  // cannot cancel a CTA that has not started, so binding tile b to CTA b would let a CTA
-  // held off its SM by another kernel delay that tile; claimed tiles go to the CTAs that
-  // run, and a CTA that starts after the queue emptied leaves at once. Every tile is still
-  // handed out exactly once (SPEC S13.2).
-  template <class Q>
-  __device__ WorkTile first_tile(Q const& q) {
-    if constexpr (requires { q.counter; q.scratch; }) {
-      int* state = first_tile_claim_state();
-      int* tile = state + 1;
-      // The tile itself is written and read atomically too: ordered by the state flag
-      // either way, but racecheck only sees atomics as synchronised (a plain store and
-      // volatile load here were reported as a hazard).
-      if (atomicCAS(state, 0, 1) == 0) {
-        atomicExch(tile, static_cast<int>(atomicAdd(q.counter, 1u)));
-        __threadfence_block();
-        atomicExch(state, 2);
-      }
-      while (atomicAdd(state, 0) != 2) {
-      }
+  // The primitives of the tile schedulers (runtime/scheduler/; the global-counter one
+  // uses these four: GlobalCounterArch). No scheduling policy here.
+  __device__ unsigned atomic_add(unsigned* p, unsigned v) { return atomicAdd(p, v); }
+  // The first caller in the CTA runs `claim`; every caller of the CTA gets its value (one
+  // claim per CTA, shared through SMEM, the state reset by the kernel prologue). The value
+  // is written and read atomically too: ordered by the state flag either way, but
+  // racecheck only sees atomics as synchronised (a plain store and volatile load here
+  // were reported as a hazard).
+  template <class F>
+  __device__ int claim_once_per_cta(F&& claim) {
+    int* state = first_tile_claim_state();
+    int* value = state + 1;
+    if (atomicCAS(state, 0, 1) == 0) {
+      atomicExch(value, claim());
       __threadfence_block();
-      return q.make_tile(atomicAdd(tile, 0));
-    } else {
-      return q.make_tile(coord.block_idx);
+      atomicExch(state, 2);
     }
-  }
-  // The scheduler's elected thread, after acquire armed expect_tx(16) on `full`:
-  // claims the next tile from the global counter, writes the 16-byte response
-  // {tile, canceled} (the ClcFetchAsync layout) to this CTA's global scratch slot and
-  // brings it into SMEM with a 16-byte bulk copy completing on `full`.
-  template <class Q>
-  __device__ void queue_fetch(Q const& q, void* response, uint64_t* full) {
-    if constexpr (requires { q.counter; q.scratch; }) {
-      int tile = static_cast<int>(atomicAdd(q.counter, 1u));  // first tiles came from the counter too
-      uint32_t canceled = tile < q.num_tiles ? 1u : 0u;
-      int slot = static_cast<int>((smem_addr(response) >> 4) % kQueueMaxStages);
-      QueueResponse* g = q.scratch + coord.block_idx * kQueueMaxStages + slot;
-      asm volatile("st.global.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(g), "r"(tile), "r"(canceled), "r"(0u), "r"(0u)
-                   : "memory");
-      asm volatile("fence.proxy.async.global;" ::: "memory");  // generic write -> async-proxy read
-      // The consumers read the previous response in this slot with generic loads and
-      // released it (mbarrier arrive, acquired by this thread's wait); the bulk copy
-      // writes through the async proxy, which that release/acquire alone does not order:
-      // the proxy fence makes the generic reads happen before the async write (racecheck
-      // reported the WAR hazard at 512 tiles without it).
-      asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-      asm volatile(
-          "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], 16, [%2];" ::"r"(
-              smem_addr(response)),
-          "l"(g), "r"(smem_addr(full))
-          : "memory");
-    } else {
-      (void)q;
-      (void)response;
-      (void)full;
-      fail("queue_fetch: this work queue has no global counter (use ts::GlobalCounterQueue)", WaitSite{});
+    while (atomicAdd(state, 0) != 2) {
     }
+    __threadfence_block();
+    return atomicAdd(value, 0);
   }
-  template <class Q>
-  __device__ WorkTile queue_read(Q const& q, void const* response) {
+  // Writes the response to its global staging slot `g` and brings it into SMEM with a
+  // 16-byte bulk copy completing on `full` (async proxy, exactly as a CLC response lands:
+  // an ordering racecheck and the memory model both recognise).
+  __device__ void publish_response(QueueResponse* g, QueueResponse const& r, void* response, uint64_t* full) {
+    asm volatile("st.global.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(g), "r"(r.tile), "r"(r.canceled), "r"(0u), "r"(0u)
+                 : "memory");
+    asm volatile("fence.proxy.async.global;" ::: "memory");  // generic write -> async-proxy read
+    // The consumers read the previous response in this slot with generic loads and
+    // released it (mbarrier arrive, acquired by this thread's wait); the bulk copy
+    // writes through the async proxy, which that release/acquire alone does not order:
+    // the proxy fence makes the generic reads happen before the async write (racecheck
+    // reported the WAR hazard at 512 tiles without it).
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    asm volatile(
+        "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], 16, [%2];" ::"r"(
+            smem_addr(response)),
+        "l"(g), "r"(smem_addr(full))
+        : "memory");
+  }
+  // Every thread of the task reads the response (the whole warp calls this), but only
+  // lane 0 loads it and hands it to its warp: lane 0 is the thread whose arrival later
+  // gives the slot back, so every load of the slot precedes that arrival in one thread's
+  // program order, not only through the warp's convergence (racecheck orders the latter
+  // chain through the async-proxy refill as a hazard).
+  __device__ QueueResponse read_response(void const* response) {
     auto const* r = static_cast<QueueResponse const volatile*>(response);
-    // Every thread of the task reads the response (the whole warp calls this), but only
-    // lane 0 loads it and hands it to its warp: lane 0 is the thread whose arrival later
-    // gives the slot back, so every load of the slot precedes that arrival in one
-    // thread's program order, not only through the warp's convergence (racecheck orders
-    // the latter chain through the async-proxy refill as a hazard).
     uint32_t canceled = 0, tile = 0;
     if ((coord.thread_in_block & 31) == 0) {
       canceled = r->canceled;
       tile = static_cast<uint32_t>(r->tile);
     }
-    canceled = __shfl_sync(0xffffffffu, canceled, 0);
-    tile = __shfl_sync(0xffffffffu, tile, 0);
-    // A failed fetch ends the loop; its tile id is never read (SPEC S13.3).
-    if (!canceled) {
-      WorkTile t;
-      t.valid = false;
-      return t;
-    }
-    return q.make_tile(static_cast<int>(tile));
+    QueueResponse out{};
+    out.canceled = __shfl_sync(0xffffffffu, canceled, 0);
+    out.tile = static_cast<int>(__shfl_sync(0xffffffffu, tile, 0));
+    return out;
   }
   __device__ void pdl_wait() { asm volatile("griddepcontrol.wait;" ::: "memory"); }
   __device__ void pdl_launch() { asm volatile("griddepcontrol.launch_dependents;" :::); }

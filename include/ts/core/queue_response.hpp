@@ -1,6 +1,6 @@
 // The 16-byte response of one work-queue fetch (the shape of a CLC try_cancel response)
 // and the response ring's bound: shared by the resource that declares a global-counter
-// queue (runtime/cuda/dynamic_queue.hpp), the ClcFetch config's transaction bytes
+// queue (runtime/scheduler/global_counter_scheduler.hpp), the ClcFetch config's transaction bytes
 // (core/pipeline_config.cpp, the arrival model), the launch layout and the executing
 // context (the response ring in SMEM), the emulator's CLC and the sm_90a Arch
 // (arch/cuda_sm90.cuh), which writes and reads it.

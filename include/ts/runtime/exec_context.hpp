@@ -8,9 +8,8 @@
 //   bool mbar_try_wait(uint64_t*, uint32_t phase);
 //   void mbar_wait(uint64_t*, uint32_t phase, WaitSite const&);
 //   void umma_commit(uint64_t*);                       // MMA-engine arrival (emulated on sm_90)
-//   template <class Q> WorkTile first_tile(Q const&);
-//   template <class Q> void queue_fetch(Q const&, void* response, uint64_t* full);
-//   template <class Q> WorkTile queue_read(Q const&, void const* response);
+//   and the primitives of the tile schedulers its work queues use (runtime/scheduler/:
+//   none for the static one; GlobalCounterArch, ClcArch for the dynamic ones);
 //   void pdl_wait();  void pdl_launch();
 //   [[noreturn]] void fail(char const* what, WaitSite const&);
 //   void warp_sync();                                  // __syncwarp: the warp's lanes converge
@@ -38,6 +37,7 @@
 #include "ts/runtime/handle.hpp"
 #include "ts/runtime/pipeline/state.hpp"
 #include "ts/runtime/pipeline_runtime.hpp"
+#include "ts/runtime/scheduler/checked.hpp"
 #include "ts/schedule/unroll.hpp"
 
 namespace ts {
@@ -285,7 +285,7 @@ class Context {
   }
   template <class H, class S, class F>
   TS_HD void run_tile_loop(H const& wq, S const& skip, F& body) {
-    tile_ = arch_.first_tile(wq.get());
+    tile_ = checked_scheduler_t<std::remove_cvref_t<decltype(wq.get())>, Arch>::first(arch_, wq.get());
     while (tile_.valid) {
       skip_ = skip(wq.get(), tile_);
       WorkTileLoop<Context> h(this, skip_);

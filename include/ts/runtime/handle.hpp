@@ -20,6 +20,7 @@
 #include "ts/runtime/pipeline/state.hpp"
 #include "ts/runtime/pipeline/warp_lanes.hpp"
 #include "ts/runtime/pipeline_runtime.hpp"
+#include "ts/runtime/scheduler/checked.hpp"
 
 namespace ts::exec {
 
@@ -98,21 +99,26 @@ class Handle {
     return GroupView<Handle, H...>(this, &others...);
   }
 
-  // Work-queue bookkeeping (SPEC S4.6): a pipelined queue reads the response its wait
-  // opened, a static one computes the next tile.
+  // Work-queue bookkeeping (SPEC S4.6), by the queue's tile scheduler
+  // (runtime/scheduler/): a dynamic one reads the response its wait opened, a static one
+  // computes the next tile.
   TS_HD void get_and_advance_work_tile() const requires requires { T::is_work_queue; } {
     if (!live()) return;
     hook(SyncOp::Advance);
-    if (pipelined()) ctx_->tile_ = ctx_->arch_.queue_read(*res_, response(st_->cons_stage));
-    else ctx_->tile_ = res_->make_tile(ctx_->tile_.tile_idx + ctx_->thread().grid_blocks);
+    using S = checked_scheduler_t<T, std::remove_reference_t<decltype(ctx_->arch_)>>;
+    if constexpr (S::is_dynamic) ctx_->tile_ = S::read(ctx_->arch_, *res_, response(st_->cons_stage));
+    else ctx_->tile_ = S::next(ctx_->arch_, *res_, ctx_->tile_);
     ctx_->advanced_ = true;
   }
   // The scheduler's request for the next tile into the stage its acquire armed.
   TS_HD void fetch_work_tile() const requires requires { T::is_work_queue; } {
     if (!live()) return;
     hook(SyncOp::Fetch);
-    if (ctx_->signals(Signal::CtaLeader))
-      ctx_->arch_.queue_fetch(*res_, response(st_->prod_stage), full_bar(st_->prod_stage));
+    using S = checked_scheduler_t<T, std::remove_reference_t<decltype(ctx_->arch_)>>;
+    if constexpr (S::is_dynamic) {
+      int stage = st_->prod_stage;
+      if (ctx_->signals(Signal::CtaLeader)) S::fetch(ctx_->arch_, *res_, QueueSlot{stage, response(stage), full_bar(stage)});
+    }
   }
 
   template <auto M, class... A>

@@ -218,4 +218,15 @@ int Emulator::clc_first_ctaid(void const* response) {
   return int(r.x);
 }
 
+// One claim per CTA. Fibers run one at a time, so the first caller's claim completes
+// before any other thread of the CTA runs: no spinning (which would never yield here).
+int Emulator::cta_claim_once(std::function<int()> const& claim) {
+  Cta& c = *impl_->fiber().cta;
+  if (!c.claimed) {
+    c.claim_value = claim();
+    c.claimed = true;
+  }
+  return c.claim_value;
+}
+
 }  // namespace ts::cpu

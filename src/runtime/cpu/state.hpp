@@ -110,6 +110,8 @@ struct Cta {
   bool pdl_waited = false;                      // a thread of this CTA ran griddepcontrol.wait
   uint32_t tmem_columns = 0;
   bool clc_failed_seen = false;
+  bool claimed = false;  // Emulator::cta_claim_once: the CTA's one claim and its value
+  int claim_value = 0;
   int triggers = 0;
   std::vector<ShadowCell> shadow;
   ~Cta();

@@ -3,7 +3,10 @@
 // schedule step (on_sync / on_work), which makes steps scheduling points, lets replay
 // force an order and lets errors name the step.
 #pragma once
+#include <cstring>
 #include <string>
+
+#include "ts/core/queue_response.hpp"
 
 #include "ts/runtime/cpu/emulator.hpp"
 #include "ts/schedule/names.hpp"
@@ -26,24 +29,33 @@ struct CpuArch {
   void warp_sync() { emu->warp_converge(); }
   void task_sync(int barrier_id, int threads) { emu->named_barrier(barrier_id, threads); }
 
-  template <class Q>
-  WorkTile first_tile(Q const& q) {
-    return q.make_tile(coord.block_idx);
+  // Tile-scheduler primitives (runtime/scheduler/): the emulator has Cluster Launch
+  // Control (ClcArch) and the global-counter ones (GlobalCounterArch), so both dynamic
+  // schedulers run here, through the same scheduler code as on the GPU.
+  void clc_try_cancel(void* response, uint64_t* full) { emu->clc_try_cancel(response, full); }
+  bool clc_is_canceled(void const* response) { return emu->clc_is_canceled(response); }
+  int clc_first_ctaid(void const* response) { return emu->clc_first_ctaid(response); }
+  // Fibers run one at a time: a plain add is atomic.
+  unsigned atomic_add(unsigned* p, unsigned v) {
+    unsigned old = *p;
+    *p = old + v;
+    return old;
   }
-  template <class Q>
-  void queue_fetch(Q const&, void* response, uint64_t* full) {
-    emu->clc_try_cancel(response, full);
+  template <class F>
+  int claim_once_per_cta(F&& claim) {
+    return emu->cta_claim_once([&] { return static_cast<int>(claim()); });
   }
-  // Query is_canceled first and read the id only when it is set (SPEC S13.3).
-  template <class Q>
-  WorkTile queue_read(Q const& q, void const* response) {
-    if (!emu->clc_is_canceled(response)) {
-      WorkTile t;
-      t.tile_idx = -1;
-      t.valid = false;
-      return t;
-    }
-    return q.make_tile(emu->clc_first_ctaid(response));
+  // The global staging slot, then a 16-byte bulk copy into SMEM completing on `full`, as
+  // on the GPU (the race detector sees the copy's write and the readers' reads).
+  void publish_response(QueueResponse* g, QueueResponse const& r, void* response, uint64_t* full) {
+    *g = r;
+    emu->bulk_copy_g2s(response, g, kQueueResponseBytes, full);
+  }
+  QueueResponse read_response(void const* response) {
+    emu->smem_access(response, kQueueResponseBytes, false);
+    QueueResponse r;
+    std::memcpy(&r, response, sizeof r);
+    return r;
   }
   void pdl_wait() { emu->pdl_wait(); }
   void pdl_launch() { emu->pdl_launch(); }

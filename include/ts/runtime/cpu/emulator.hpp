@@ -78,6 +78,9 @@ class Emulator {
   void clc_try_cancel(void* response, uint64_t* bar);
   bool clc_is_canceled(void const* response);
   int clc_first_ctaid(void const* response);
+  // The first caller in its CTA runs `claim`; every caller of that CTA gets its value
+  // (the CTA-shared claim of the global-counter scheduler's first tile).
+  int cta_claim_once(std::function<int()> const& claim);
   void bulk_copy_g2s(void* dst, void const* src, uint32_t bytes, uint64_t* bar);
   void bulk_copy_s2g(void* dst, void const* src, uint32_t bytes);
   // The box at element (x, y) of the map (arch/portable.hpp); elements outside the tensor

@@ -11,6 +11,7 @@
 #include "ts/runtime/cpu/cpu_arch.hpp"
 #include "ts/runtime/cpu/emulator.hpp"
 #include "ts/runtime/cpu/run_validation.hpp"
+#include "ts/runtime/barrier_init.hpp"
 #include "ts/runtime/dispatch.hpp"
 #include "ts/runtime/kernel_params.hpp"
 
@@ -18,20 +19,14 @@ namespace ts::cpu {
 
 // The kernel body of one emulated thread, mirroring the CUDA kernel body
 // (ts::cuda::kernel_body and init_barriers, runtime/cuda/kernel.cuh): thread 0 initialises
-// every pipeline barrier, the CTA synchronises, then the thread runs its task's schedule.
+// every pipeline barrier (ts::init_pipeline_barriers, shared with it), the CTA
+// synchronises, then the thread runs its task's schedule.
 template <class Params>
 void kernel_entry(Params const& p, ThreadEntry const& e) {
   CpuArch arch{e.emu, e.coord, e.kctx};
-  if (arch.coord.thread_in_block == 0) {
-    for (int r = 0; r < p.num_resources; ++r) {
-      auto const& pr = p.pipes[r];
-      if (!pr.pipelined) continue;
-      for (int s = 0; s < pr.num_stages; ++s) {
-        e.emu->mbar_init(reinterpret_cast<uint64_t*>(e.kctx.smem_base + pr.full_offset) + s, pr.full_arrivals);
-        e.emu->mbar_init(reinterpret_cast<uint64_t*>(e.kctx.smem_base + pr.empty_offset) + s, pr.empty_arrivals);
-      }
-    }
-  }
+  if (arch.coord.thread_in_block == 0)
+    init_pipeline_barriers(p.pipes, p.num_resources, e.kctx.smem_base,
+                           [&](uint64_t* bar, int count) { e.emu->mbar_init(bar, count); });
   e.emu->cta_sync();
   ts::run_thread(arch, p);
 }

@@ -9,6 +9,7 @@
 #include "ts/arch/cuda_sm90.cuh"
 #include "ts/runtime/cuda/register_plan.cuh"
 #include "ts/runtime/cuda/trace.cuh"
+#include "ts/runtime/barrier_init.hpp"
 #include "ts/runtime/dispatch.hpp"
 
 namespace ts::cuda {
@@ -18,16 +19,7 @@ namespace ts::cuda {
 template <class Params>
 __device__ __forceinline__ void init_barriers(Params const& p, unsigned char* smem) {
   if (threadIdx.x == 0) {
-    for (int r = 0; r < p.num_resources; ++r) {
-      auto const& pr = p.pipes[r];
-      if (!pr.pipelined) continue;
-      auto* full = reinterpret_cast<uint64_t*>(smem + pr.full_offset);
-      auto* empty = reinterpret_cast<uint64_t*>(smem + pr.empty_offset);
-      for (int s = 0; s < pr.num_stages; ++s) {
-        mbar_init(full + s, pr.full_arrivals);
-        mbar_init(empty + s, pr.empty_arrivals);
-      }
-    }
+    init_pipeline_barriers(p.pipes, p.num_resources, smem, [](uint64_t* bar, int count) { mbar_init(bar, count); });
     fence_barrier_init();
     reset_first_tile_claim();
   }
