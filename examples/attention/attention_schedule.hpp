@@ -65,6 +65,8 @@ enum class Variant {
   kNoOrder,                  // no order barrier: still safe (the order is not what keeps the rings safe)
   kOrderReleasedAfterLoop,   // group 1 releases the order once per pair, not per block: deadlock at k >= 2
   kQTurnAfterWait,           // group 1 skips the Q ring after its wait: both groups take half 0's Q
+  kReleaseKBeforeRetire,     // K released before its MMAs retired: the checker cannot see it (a
+                             // protocol inside the work bodies); the emulator's race detector can
 };
 
 // Warp group G's schedule (G = 0 or 1).
@@ -88,8 +90,13 @@ struct ConsumerSchedule {
         ts::work<&Scores<D>::qk>(sc, q_stage, k_stage);
         if constexpr (kOrder && G == 0) order.commit();
         if constexpr (kOrder && G == 1 && V != Variant::kOrderReleasedAfterLoop) order.release();
-        ts::work<&Scores<D>::retire>(sc);
-        k.release();
+        if constexpr (V == Variant::kReleaseKBeforeRetire) {
+          k.release();
+          ts::work<&Scores<D>::retire>(sc);
+        } else {
+          ts::work<&Scores<D>::retire>(sc);
+          k.release();
+        }
         if constexpr (G == 0) k.skip(1);
         // Online softmax in registers, then O += P V on this group's V stage.
         ts::work<&OutAcc<D>::softmax>(acc, ts::work<&Scores<D>::fragment>(sc));
