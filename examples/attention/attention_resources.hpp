@@ -4,11 +4,14 @@
 // V ring (TMA); two consumer warp groups each own one Q block and take turns on the
 // rings, one stage each per K/V block (ring.skip(1), docs/turns.md).
 //
-// Work bodies run on the CPU emulator (attention_emu.hpp); the sm_90a bodies (wgmma
-// Q K^T from SMEM, P V with P from registers) are not written yet (docs/attention.md).
+// Work bodies: on the device attention_device.cuh (TMA, wgmma Q K^T from SMEM, P V with P
+// from registers, softmax with quad shuffles); on the CPU emulator attention_emu.hpp (the
+// same values per thread). Resource fields are the same on both sides (the host-built
+// resource objects travel in the kernel parameters); each side uses its own.
 #pragma once
 #include <cstdint>
 
+#include "attention_device.cuh"
 #include "attention_emu.hpp"
 #include "attention_plan.hpp"
 #include "ts/core/pipeline_config.hpp"
@@ -53,7 +56,9 @@ struct TileRing : ts::MemoryResource {
   // Producer work: the elected lane issues the stage's box onto its full barrier.
   TS_HD void load(ts::ProducerStage const& si, Box src) const {
     if (si.thread.thread_in_task != 0) return;
-#if !defined(__CUDA_ARCH__)
+#if defined(__CUDA_ARCH__)
+    dev::load_tile<Rows, D>(tiles.ptr(si.context) + si.stage_idx * Rows * D, map, src.x, src.y, si.barrier);
+#else
     ts::arch::tensor_copy_2d_g2s(tiles.ptr(si.context) + si.stage_idx * Rows * D,
                                  *static_cast<ts::arch::TensorMap2D const*>(map), src.x, src.y, si.barrier);
 #endif
@@ -73,19 +78,24 @@ using KvRing = TileRing<Dims<D>::kBlockN, D, Dims<D>::kStagesKV>;
 template <int D>
 struct Scores : ts::MemoryResource {
   static constexpr int BN = Dims<D>::kBlockN;
-  float s[2][BN];
+  float s[2][BN];  // emulator: the thread's two full rows; device: s[0][0 .. BN/2) is the fragment
   uint64_t q_stage, k_stage;
   // Producer work: issue the MMAs (they read SMEM when they retire).
   TS_HD void qk(ts::ProducerStage const&, uint64_t q, uint64_t k) {
+#if defined(__CUDA_ARCH__)
+    dev::qk_issue<D, BN>(&s[0][0], q, k);
+#else
     q_stage = q;
     k_stage = k;
+#endif
   }
   // Auxiliary: wgmma.wait_group 0; only then may the K stage be released.
   TS_HD void retire(ts::AuxStage const& si) {
-#if !defined(__CUDA_ARCH__)
-    emu::scores<D, BN>(s, q_stage, k_stage, si.thread.thread_in_task % 128);
-#else
+#if defined(__CUDA_ARCH__)
     (void)si;
+    dev::retire<BN / 2>(&s[0][0]);
+#else
+    emu::scores<D, BN>(s, q_stage, k_stage, si.thread.thread_in_task % 128);
 #endif
   }
   // Consumer work: the block's scores.
@@ -99,7 +109,8 @@ struct OutAcc : ts::MemoryResource {
   Plan plan;
   float o[D / 2];
   float m[2], l[2];  // running max (log2 units, scaled) and sum of exp2
-  float p[2][BN];    // probabilities of the current block, rounded to bf16 (the MMA's A)
+  float p[2][BN];    // emulator: probabilities of the current block, rounded to bf16 (the MMA's A)
+  uint32_t pa[BN / 4];  // device: the same as bf16x2 pairs of the fragment (the RS MMA's A)
   uint64_t v_stage;
   // Auxiliary: a new Q block starts.
   TS_HD void begin_tile(ts::AuxStage const&) {
@@ -112,7 +123,7 @@ struct OutAcc : ts::MemoryResource {
   // Producer work: mask the block (keys past the sequence; causal: keys after the row),
   // move the running max, rescale O and the sum, and form P.
   TS_HD void softmax(ts::ProducerStage const& si, float const* scores) {
-#if !defined(__CUDA_ARCH__)
+#if !defined(__CUDA_ARCH__)  // host first: the device branch is one call
     QBlock b = plan.block(si.work_tile);
     int const t = si.thread.thread_in_task % 128;
     int const key0 = int(si.loop_offset) * BN;
@@ -141,27 +152,37 @@ struct OutAcc : ts::MemoryResource {
     }
     for (int i = 0; i < D / 2; ++i) o[i] *= factor[(i / 2) % 2];
 #else
-    (void)si;
-    (void)scores;
+    QBlock b = plan.block(si.work_tile);
+    dev::softmax<D, BN>(scores, o, pa, m, l, dev::RowMask{b.q0, b.seqlen, int(si.loop_offset) * BN, plan.causal != 0},
+                        plan.scale_log2, si.thread.thread_in_task % 128);
 #endif
   }
   // Producer work: issue O += P V (reads the V stage when it retires).
-  TS_HD void pv(ts::ProducerStage const&, uint64_t v) { v_stage = v; }
+  TS_HD void pv(ts::ProducerStage const&, uint64_t v) {
+#if defined(__CUDA_ARCH__)
+    dev::pv_issue<D, BN>(o, pa, v);
+#else
+    v_stage = v;
+#endif
+  }
   // Auxiliary: wgmma.wait_group 0; only then may the V stage be released.
   TS_HD void retire(ts::AuxStage const& si) {
-#if !defined(__CUDA_ARCH__)
-    emu::pv<D, BN>(o, p, v_stage, si.thread.thread_in_task % 128);
-#else
+#if defined(__CUDA_ARCH__)
     (void)si;
+    dev::retire<D / 2>(o);
+#else
+    emu::pv<D, BN>(o, p, v_stage, si.thread.thread_in_task % 128);
 #endif
   }
   // Consumer work: the finished accumulator (normalised by the store).
   TS_HD OutAcc const* result(ts::ConsumerStage const&) const { return this; }
 };
 
-// One warp group's O and LSE in global memory (half H of every pair). O is staged as bf16
-// in the group's own Q stage (the Q block is dead once the last Q K^T retired and the
-// stage is released only after the store) and copied out from there.
+// One warp group's O and LSE in global memory (half H of every pair). On the emulator O
+// is staged as bf16 in the group's own Q stage (the Q block is dead once the last Q K^T
+// retired and the stage is released only after the store) and copied out from there; on
+// the device it is stored as bf16 pairs straight from the fragment (a TMA-store epilogue
+// through the Q stage is not written yet).
 template <int D>
 struct GmemO : ts::MemoryResource {
   Plan plan;
@@ -197,9 +218,10 @@ struct GmemO : ts::MemoryResource {
             acc->m[r] * 0.69314718055994531f + logf(acc->l[r]);
       }
 #else
-    (void)si;
-    (void)acc;
     (void)q_stage;
+    QBlock b = plan.block(si.work_tile);
+    dev::store<D>(acc->o, acc->m, acc->l, o, lse, b.token0, b.q0, b.seqlen, plan.head(si.work_tile, half), plan.hq,
+                  plan.total_tokens, plan.head_exists(si.work_tile, half), si.thread.thread_in_task % 128);
 #endif
   }
 };
