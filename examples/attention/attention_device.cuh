@@ -41,8 +41,9 @@ __device__ inline void load_tile(uint16_t* dst, void const* map, int x, int y, u
     ts::cuda::tensor_load_2d(dst + c * Rows * 64, static_cast<CUtensorMap const*>(map), x + 64 * c, y, bar);
 }
 
-// S = Q K^T (issued and committed; retire with wgmma_wait<0>).
-template <int D, int BN>
+// S = Q K^T (issued and committed; retire with wgmma_wait<0>). q_addr: the group's first
+// row in chunk 0 of a QRows-row Q tile (chunks QRows * 64 elements apart).
+template <int D, int BN, int QRows>
 __device__ inline void qk_issue(float* s, uint64_t q_addr, uint64_t k_addr) {
   auto const* q = reinterpret_cast<uint16_t const*>(uintptr_t(q_addr));
   auto const* k = reinterpret_cast<uint16_t const*>(uintptr_t(k_addr));
@@ -50,7 +51,7 @@ __device__ inline void qk_issue(float* s, uint64_t q_addr, uint64_t k_addr) {
   ts::sm90::wgmma_fence();
 #pragma unroll
   for (int c = 0; c < D / 64; ++c) {
-    uint64_t const da = ts::sm90::desc_k_major_sw128(q + c * 64 * 64);
+    uint64_t const da = ts::sm90::desc_k_major_sw128(q + c * QRows * 64);
     uint64_t const db = ts::sm90::desc_k_major_sw128(k + c * BN * 64);
 #pragma unroll
     for (int kk = 0; kk < 4; ++kk) {

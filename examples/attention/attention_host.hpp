@@ -43,14 +43,15 @@ inline void validate(Shape const& s) {
 
 // The Q blocks of every sequence (empty sequences have none), longest K/V loop first when
 // causal (the static scheduler then hands the expensive pairs out first).
+// block_m: 64 for the pair shape, 128 for the shared-K/V shape (attention_shared.hpp).
 template <int D>
-std::vector<QBlock> plan_blocks(Shape const& s) {
+std::vector<QBlock> plan_blocks(Shape const& s, int block_m = Dims<D>::kBlockM) {
   using Dm = Dims<D>;
   std::vector<QBlock> blocks;
   for (size_t b = 0; b + 1 < s.cu_seqlens.size(); ++b) {
     int const len = s.cu_seqlens[b + 1] - s.cu_seqlens[b];
-    for (int q0 = 0; q0 < len; q0 += Dm::kBlockM)
-      blocks.push_back(QBlock{s.cu_seqlens[b], len, q0, kv_blocks_of(len, q0, Dm::kBlockM, Dm::kBlockN, s.causal)});
+    for (int q0 = 0; q0 < len; q0 += block_m)
+      blocks.push_back(QBlock{s.cu_seqlens[b], len, q0, kv_blocks_of(len, q0, block_m, Dm::kBlockN, s.causal)});
   }
   if (s.causal)
     std::stable_sort(blocks.begin(), blocks.end(), [](QBlock const& a, QBlock const& b) { return a.kv_blocks > b.kv_blocks; });
@@ -67,7 +68,9 @@ struct HostAttention {
   std::vector<QBlock> blocks;
   ts::arch::TensorMap2D map_q, map_k, map_v;
 
-  HostAttention(Shape s, uint64_t seed) : shape(std::move(s)) {
+  bool shared;  // the shared-K/V shape's plan: 128-row Q blocks, one head per tile
+
+  HostAttention(Shape s, uint64_t seed, bool shared_kv = false) : shape(std::move(s)), shared(shared_kv) {
     validate(shape);
     if (shape.head_dim != D) throw std::invalid_argument("attention: HostAttention<D> built for another head_dim");
     tokens = shape.cu_seqlens.back();
@@ -87,10 +90,11 @@ struct HostAttention {
     for (auto& e : q) e = next(4.0f);
     for (auto& e : k) e = next(1.0f);
     for (auto& e : v) e = next(1.0f);
-    map_q = {q.data(), 2, (long long)shape.hq * D, tokens, 2LL * shape.hq * D, D, Dm::kBlockM};
+    int const block_m = shared ? 128 : Dm::kBlockM;
+    map_q = {q.data(), 2, (long long)shape.hq * D, tokens, 2LL * shape.hq * D, D, block_m};
     map_k = {k.data(), 2, (long long)shape.hkv * D, tokens, 2LL * shape.hkv * D, D, Dm::kBlockN};
     map_v = {v.data(), 2, (long long)shape.hkv * D, tokens, 2LL * shape.hkv * D, D, Dm::kBlockN};
-    blocks = plan_blocks<D>(shape);
+    blocks = plan_blocks<D>(shape, block_m);
     clear();
   }
   HostAttention(HostAttention const&) = delete;  // the maps point into the buffers
@@ -111,6 +115,7 @@ struct HostAttention {
     p.plan.total_tokens = tokens;
     p.plan.causal = shape.causal;
     p.plan.scale_log2 = float(1.4426950408889634 / std::sqrt(double(D)));
+    p.plan.shared = shared;
     p.map_q = &map_q;
     p.map_k = &map_k;
     p.map_v = &map_v;

@@ -50,15 +50,37 @@ struct Plan {
   int total_tokens = 0;
   int causal = 0;
   float scale_log2 = 0;  // softmax scale * log2(e): scores go through exp2
+  // 0: a tile is a pair of heads, one 64-row block each (attention_schedule.hpp); 1: a tile
+  // is one 128-row block of one head, rows 64 h .. of it for group h (attention_shared.hpp).
+  int shared = 0;
 
   TS_HD QBlock block(ts::WorkTile const& w) const { return blocks[w.coord[0]]; }
-  // Head of half h of the pair (clamped: the missing half of an odd head count).
+  // Head of group h's rows (pairs: clamped, the missing half of an odd head count).
   TS_HD int head(ts::WorkTile const& w, int half) const {
+    if (shared) return w.coord[1];
     int h = 2 * w.coord[1] + half;
     return h < hq ? h : hq - 1;
   }
-  TS_HD bool head_exists(ts::WorkTile const& w, int half) const { return 2 * w.coord[1] + half < hq; }
+  TS_HD bool head_exists(ts::WorkTile const& w, int half) const { return shared || 2 * w.coord[1] + half < hq; }
+  // First row of group h's 64 rows within the tile's Q block.
+  TS_HD int row0(int half) const { return shared ? 64 * half : 0; }
   TS_HD int kv_head(int h) const { return h / (hq / hkv); }
+};
+
+// Static persistent queue over (Q block, head) tiles of the shared-K/V shape: tile t is Q
+// block t / hq of head t % hq.
+struct HeadTileQueue : ts::WorkQueue {
+  Plan plan;
+  TS_HD ts::WorkTile make_tile(int t) const {
+    ts::WorkTile w;
+    w.tile_idx = t;
+    w.valid = t < num_tiles;
+    if (!w.valid) return w;
+    w.coord[0] = t / plan.hq;
+    w.coord[1] = t % plan.hq;
+    return w;
+  }
+  TS_HD long long kv_blocks(ts::WorkTile const& w) const { return w.valid ? plan.blocks[w.coord[0]].kv_blocks : 0; }
 };
 
 // Static persistent queue over pairs: CTA b takes pairs b, b + grid, ...; pair p is Q block

@@ -74,18 +74,20 @@ using QRing = TileRing<Dims<D>::kBlockM, D, Dims<D>::kStagesQ>;
 template <int D>
 using KvRing = TileRing<Dims<D>::kBlockN, D, Dims<D>::kStagesKV>;
 
-// One warp group's scores S = Q K^T of one K/V block (per-thread register state).
-template <int D>
+// One warp group's scores S = Q K^T of one K/V block (per-thread register state). The
+// group's 64 Q rows start at row q_row0 of a QRows-row Q tile.
+template <int D, int QRows = Dims<D>::kBlockM>
 struct Scores : ts::MemoryResource {
   static constexpr int BN = Dims<D>::kBlockN;
   float s[2][BN];  // emulator: the thread's two full rows; device: s[0][0 .. BN/2) is the fragment
   uint64_t q_stage, k_stage;
+  int q_row0 = 0;
   // Producer work: issue the MMAs (they read SMEM when they retire).
   TS_HD void qk(ts::ProducerStage const&, uint64_t q, uint64_t k) {
 #if defined(__CUDA_ARCH__)
-    dev::qk_issue<D, BN>(&s[0][0], q, k);
+    dev::qk_issue<D, BN, QRows>(&s[0][0], q + uint64_t(q_row0) * 64 * 2, k);  // row q_row0 of every chunk
 #else
-    q_stage = q;
+    q_stage = q + uint64_t(q_row0) * D * 2;  // host tiles are unswizzled rows of D
     k_stage = k;
 #endif
   }
@@ -107,6 +109,7 @@ template <int D>
 struct OutAcc : ts::MemoryResource {
   static constexpr int BN = Dims<D>::kBlockN;
   Plan plan;
+  int half = 0;  // which group: its rows start at plan.row0(half) of the Q block
   float o[D / 2];
   float m[2], l[2];  // running max (log2 units, scaled) and sum of exp2
   float p[2][BN];    // emulator: probabilities of the current block, rounded to bf16 (the MMA's A)
@@ -129,7 +132,7 @@ struct OutAcc : ts::MemoryResource {
     int const key0 = int(si.loop_offset) * BN;
     float factor[2];
     for (int r = 0; r < 2; ++r) {
-      int const row = b.q0 + emu::row_of(t, r);
+      int const row = b.q0 + plan.row0(half) + emu::row_of(t, r);
       float x[BN];
       float mx = -INFINITY;
       for (int c = 0; c < BN; ++c) {
@@ -153,7 +156,7 @@ struct OutAcc : ts::MemoryResource {
     for (int i = 0; i < D / 2; ++i) o[i] *= factor[(i / 2) % 2];
 #else
     QBlock b = plan.block(si.work_tile);
-    dev::softmax<D, BN>(scores, o, pa, m, l, dev::RowMask{b.q0, b.seqlen, int(si.loop_offset) * BN, plan.causal != 0},
+    dev::softmax<D, BN>(scores, o, pa, m, l, dev::RowMask{b.q0 + plan.row0(half), b.seqlen, int(si.loop_offset) * BN, plan.causal != 0},
                         plan.scale_log2, si.thread.thread_in_task % 128);
 #endif
   }
@@ -195,7 +198,8 @@ struct GmemO : ts::MemoryResource {
     int const head = plan.head(si.work_tile, half);
     bool const exists = plan.head_exists(si.work_tile, half);
     int const t = si.thread.thread_in_task % 128;
-    auto* staging = const_cast<uint16_t*>(emu::as_tile(q_stage));
+    int const q0 = b.q0 + plan.row0(half);  // the group's first row in the sequence
+    auto* staging = const_cast<uint16_t*>(emu::as_tile(q_stage)) + plan.row0(half) * D;
     float inv_l[2];
     for (int r = 0; r < 2; ++r) inv_l[r] = acc->l[r] > 0 ? 1.0f / acc->l[r] : 0.0f;
     for (int i = 0; i < D / 2; ++i) {
@@ -205,22 +209,22 @@ struct GmemO : ts::MemoryResource {
     if (!exists) return;
     for (int i = 0; i < D / 2; ++i) {
       int const row = ts::arch::wgmma_d_row(t, i), col = ts::arch::wgmma_d_col(t, i);
-      if (b.q0 + row >= b.seqlen) continue;
-      size_t const token = size_t(b.token0 + b.q0 + row);
+      if (q0 + row >= b.seqlen) continue;
+      size_t const token = size_t(b.token0 + q0 + row);
       o[(token * plan.hq + head) * D + col] = ts::arch::smem_load(staging + row * D + col);
     }
     if (t % 4 == 0)  // one thread of the quad owning the row
       for (int r = 0; r < 2; ++r) {
         int const row = emu::row_of(t, r);
-        if (b.q0 + row >= b.seqlen) continue;
+        if (q0 + row >= b.seqlen) continue;
         // LSE in natural log: m is log2-scaled.
-        lse[size_t(head) * plan.total_tokens + b.token0 + b.q0 + row] =
+        lse[size_t(head) * plan.total_tokens + b.token0 + q0 + row] =
             acc->m[r] * 0.69314718055994531f + logf(acc->l[r]);
       }
 #else
     (void)q_stage;
     QBlock b = plan.block(si.work_tile);
-    dev::store<D>(acc->o, acc->m, acc->l, o, lse, b.token0, b.q0, b.seqlen, plan.head(si.work_tile, half), plan.hq,
+    dev::store<D>(acc->o, acc->m, acc->l, o, lse, b.token0, b.q0 + plan.row0(half), b.seqlen, plan.head(si.work_tile, half), plan.hq,
                   plan.total_tokens, plan.head_exists(si.work_tile, half), si.thread.thread_in_task % 128);
 #endif
   }
