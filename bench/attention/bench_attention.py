@@ -32,16 +32,16 @@ class Lib:
     def __init__(self, path):
         self.l = ctypes.CDLL(path)
         self.l.ts_attn_create.restype = ctypes.c_void_p
-        self.l.ts_attn_create.argtypes = [ctypes.c_void_p] * 5 + [ctypes.POINTER(ctypes.c_int)] + [ctypes.c_int] * 5 + \
+        self.l.ts_attn_create.argtypes = [ctypes.c_void_p] * 5 + [ctypes.POINTER(ctypes.c_int)] + [ctypes.c_int] * 6 + \
             [ctypes.c_char_p, ctypes.c_int]
         self.l.ts_attn_run.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
         self.l.ts_attn_destroy.argtypes = [ctypes.c_void_p]
 
-    def plan(self, q, k, v, o, lse, cu, hq, hkv, d, causal):
+    def plan(self, q, k, v, o, lse, cu, hq, hkv, d, causal, shared):
         arr = (ctypes.c_int * len(cu))(*cu)
         err = ctypes.create_string_buffer(512)
         h = self.l.ts_attn_create(q.data_ptr(), k.data_ptr(), v.data_ptr(), o.data_ptr(), lse.data_ptr(), arr,
-                                  len(cu) - 1, hq, hkv, d, int(causal), err, 512)
+                                  len(cu) - 1, hq, hkv, d, int(causal), int(shared), err, 512)
         if not h:
             raise RuntimeError(err.value.decode())
         return h
@@ -95,7 +95,7 @@ def timed(fns):
     return {n: statistics.median(v) for n, v in t.items()}
 
 
-def run_shape(lib, B, H, S, D, causal, hkv=None, cu=None):
+def run_shape(lib, B, H, S, D, causal, hkv=None, cu=None, shared=False):
     hkv = hkv or H
     torch.manual_seed(B * 1000003 + H * 1009 + S + D + int(causal))
     q4 = torch.randn(B, H, S, D, device="cuda", dtype=torch.bfloat16)
@@ -105,7 +105,7 @@ def run_shape(lib, B, H, S, D, causal, hkv=None, cu=None):
     o = torch.full((B * S, H, D), float("nan"), device="cuda", dtype=torch.bfloat16)
     lse = torch.full((H, B * S), float("nan"), device="cuda", dtype=torch.float32)
     cu = cu or [i * S for i in range(B + 1)]
-    plan = lib.plan(qp, kp, vp, o, lse, cu, H, hkv, D, causal)
+    plan = lib.plan(qp, kp, vp, o, lse, cu, H, hkv, D, causal, shared)
     stream = torch.cuda.current_stream().cuda_stream
     ts_run = lambda: lib.l.ts_attn_run(plan, stream)
     ts_run()
@@ -124,10 +124,10 @@ def run_shape(lib, B, H, S, D, causal, hkv=None, cu=None):
         e_lse = (lse[h, b * S:(b + 1) * S] - rl).abs().max().item()
         worst = max(worst, e_ts)
         ok &= e_ts <= 2 * e_ref + 2e-3 and e_lse <= 1e-3 * (1 + rl.abs().max().item())
-        print(f"check {name} b={b} h={h}: max|ts-f32|={e_ts:.2e} max|cudnn-f32|={e_ref:.2e} max|lse-f32|={e_lse:.2e}")
+        print(f"check{'_shared' if shared else ''} {name} b={b} h={h}: max|ts-f32|={e_ts:.2e} max|cudnn-f32|={e_ref:.2e} max|lse-f32|={e_lse:.2e}")
     d_all = (o4.float() - ref.float()).abs().max().item()
     ok &= d_all <= 3e-2
-    print(f"check {name}: max|ts-cudnn| over all of O = {d_all:.2e} -> {'PASS' if ok else 'FAIL'}")
+    print(f"check{'_shared' if shared else ''} {name}: max|ts-cudnn| over all of O = {d_all:.2e} -> {'PASS' if ok else 'FAIL'}")
     if not ok:
         lib.l.ts_attn_destroy(plan)
         return
@@ -146,7 +146,7 @@ def run_shape(lib, B, H, S, D, causal, hkv=None, cu=None):
         t = timed(fns)
     tf = {n: flops / (ms * 1e-3) / 1e12 for n, ms in t.items()}
     for ref_name in [n for n in fns if n != "ts"]:
-        print(f"bench attention size={name} ts={tf['ts']:.1f} ref={tf[ref_name]:.1f} ref_name={ref_name} "
+        print(f"bench attention{'_shared' if shared else ''} size={name} ts={tf['ts']:.1f} ref={tf[ref_name]:.1f} ref_name={ref_name} "
               f"unit=TFLOP/s ratio={tf['ts'] / tf[ref_name]:.3f}")
     print(f"clock {name} sm_mhz {clk.text()} ms ts={t['ts']:.3f} " + " ".join(f"{n}={t[n]:.3f}" for n in fns if n != "ts"))
     lib.l.ts_attn_destroy(plan)
@@ -157,10 +157,11 @@ def main():
     quick = len(sys.argv) > 2 and sys.argv[2] == "quick"
     print(f"device {torch.cuda.get_device_name()} torch {torch.__version__} cudnn {torch.backends.cudnn.version()}")
     shapes = SHAPES[:2] if quick else SHAPES
-    for causal in (False, True):
-        for (B, H, S, D) in shapes:
-            run_shape(lib, B, H, S, D, causal)
-    run_shape(lib, 4, 32, 4096, 128, True, hkv=8)  # GQA 4:1 (SDPA enable_gqa)
+    for shared in (True, False):  # bench attention_shared lines: the shared-K/V schedule
+        for causal in (False, True):
+            for (B, H, S, D) in shapes:
+                run_shape(lib, B, H, S, D, causal, shared=shared)
+        run_shape(lib, 4, 32, 4096, 128, True, hkv=8, shared=shared)  # GQA 4:1 (SDPA enable_gqa)
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,power.limit --format=csv | t
 ok=1
 while read -r args; do
   timeout 60 ./ts_attention_check $args || ok=0
+  TS_ATTN_SHARED=1 timeout 60 ./ts_attention_check $args || ok=0
 done <<'LIST' 2>&1
 64 2 2 0 check 256
 64 2 2 1 check 256
@@ -26,8 +27,10 @@ LIST
 echo "checks ok=$ok"
 [ "$ok" = 1 ] || exit 1
 [ "${1:-}" = checks ] && exit 0
-timeout 300 python3 bench_attention.py ./libts_attention.so 2>&1 | tee $OUT/bench.log
+timeout 420 python3 bench_attention.py ./libts_attention.so 2>&1 | tee $OUT/bench.log
 for tool in racecheck synccheck; do
   timeout 120 compute-sanitizer --tool $tool ./ts_attention_check 64 2 2 1 run many 512 64 > $OUT/san_$tool.log 2>&1
   echo "$tool rc=$? $(grep -E '(RACECHECK|ERROR) SUMMARY' $OUT/san_$tool.log | tail -1)"
+  TS_ATTN_SHARED=1 timeout 120 compute-sanitizer --tool $tool ./ts_attention_check 64 4 2 1 run many 256 128 > $OUT/san_shared_$tool.log 2>&1
+  echo "shared $tool rc=$? $(grep -E '(RACECHECK|ERROR) SUMMARY' $OUT/san_shared_$tool.log | tail -1)"
 done

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "attention/attention_host.hpp"
+#include "attention/attention_shared.hpp"
 #include "ts/runtime/cuda/launch.cuh"
 #include "ts/runtime/cuda/tensor_map.hpp"
 
@@ -26,9 +27,19 @@ struct Runner {
   int grid = 0, pairs = 0;
 };
 
-template <int D>
+template <int D, bool Shared>
+struct Make {
+  static auto make(attn::Problem const& p, ts::Options o) {
+    if constexpr (Shared)
+      return attn::shared::make_attention_shared<D>(p, o);
+    else
+      return attn::make_attention<D>(p, o);
+  }
+};
+
+template <int D, bool Shared>
 struct RunnerD : Runner {
-  using Manager = decltype(attn::make_attention<D>(std::declval<attn::Problem const&>()));
+  using Manager = decltype(Make<D, Shared>::make(std::declval<attn::Problem const&>(), ts::Options{}));
   std::unique_ptr<Manager> tm;
   attn::QBlock* blocks = nullptr;
   CUtensorMap* maps = nullptr;
@@ -40,18 +51,20 @@ struct RunnerD : Runner {
 };
 
 // q, k, v, o: device bf16, packed [tokens][heads][D]; lse: device fp32 [hq][tokens].
-template <int D>
+// Shared: the shared-K/V shape (attention_shared.hpp), else the pair shape.
+template <int D, bool Shared>
 std::unique_ptr<Runner> prepare_d(attn::Shape const& s, void const* q, void const* k, void const* v, void* o, float* lse,
                                   int sms, bool verbose) {
   using Dm = attn::Dims<D>;
-  auto r = std::make_unique<RunnerD<D>>();
-  auto host_blocks = attn::plan_blocks<D>(s);
+  int const block_m = Shared ? attn::shared::kRows : Dm::kBlockM;
+  auto r = std::make_unique<RunnerD<D, Shared>>();
+  auto host_blocks = attn::plan_blocks<D>(s, block_m);
   int const tokens = s.cu_seqlens.back();
   cuda_check(cudaMalloc(&r->blocks, sizeof(attn::QBlock) * (host_blocks.size() + 1)), "cudaMalloc blocks");
   cuda_check(cudaMemcpy(r->blocks, host_blocks.data(), sizeof(attn::QBlock) * host_blocks.size(), cudaMemcpyHostToDevice),
              "copy blocks");
   CUtensorMap h_maps[3] = {
-      ts::cuda::make_tensor_map_2d(q, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, tokens, uint64_t(s.hq) * D, Dm::kBlockM, 64,
+      ts::cuda::make_tensor_map_2d(q, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, tokens, uint64_t(s.hq) * D, block_m, 64,
                                    CU_TENSOR_MAP_SWIZZLE_128B),
       ts::cuda::make_tensor_map_2d(k, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, tokens, uint64_t(s.hkv) * D, Dm::kBlockN, 64,
                                    CU_TENSOR_MAP_SWIZZLE_128B),
@@ -68,27 +81,31 @@ std::unique_ptr<Runner> prepare_d(attn::Shape const& s, void const* q, void cons
   p.plan.total_tokens = tokens;
   p.plan.causal = s.causal;
   p.plan.scale_log2 = float(1.4426950408889634 / std::sqrt(double(D)));
+  p.plan.shared = Shared;
   p.map_q = r->maps;
   p.map_k = r->maps + 1;
   p.map_v = r->maps + 2;
   p.o = static_cast<uint16_t*>(o);
   p.lse = lse;
-  r->tm = std::make_unique<typename RunnerD<D>::Manager>(
-      attn::make_attention<D>(p, ts::Options{.verbose = verbose, .exhaustive_check = true}));
+  r->tm = std::make_unique<typename RunnerD<D, Shared>::Manager>(
+      Make<D, Shared>::make(p, ts::Options{.verbose = verbose, .exhaustive_check = true}));
   auto rep = r->tm->print_and_verify();
   if (rep.verdict != ts::Verdict::SafeAllK) throw std::runtime_error("attention schedule not proved: " + ts::to_string(rep.verdict));
-  r->pairs = p.pairs();
+  r->pairs = Shared ? p.plan.num_blocks * s.hq : p.pairs();  // work tiles
   r->grid = r->pairs < sms ? r->pairs : sms;
   return r;
 }
 
 inline std::unique_ptr<Runner> prepare(attn::Shape const& s, void const* q, void const* k, void const* v, void* o,
-                                       float* lse, int sms, bool verbose = false) {
+                                       float* lse, int sms, bool verbose = false, bool shared = false) {
   attn::validate(s);
-  switch (s.head_dim) {
-    case 64: return prepare_d<64>(s, q, k, v, o, lse, sms, verbose);
-    case 128: return prepare_d<128>(s, q, k, v, o, lse, sms, verbose);
-    default: return prepare_d<256>(s, q, k, v, o, lse, sms, verbose);
+  switch (s.head_dim * 2 + shared) {
+    case 128: return prepare_d<64, false>(s, q, k, v, o, lse, sms, verbose);
+    case 129: return prepare_d<64, true>(s, q, k, v, o, lse, sms, verbose);
+    case 256: return prepare_d<128, false>(s, q, k, v, o, lse, sms, verbose);
+    case 257: return prepare_d<128, true>(s, q, k, v, o, lse, sms, verbose);
+    case 512: return prepare_d<256, false>(s, q, k, v, o, lse, sms, verbose);
+    default: return prepare_d<256, true>(s, q, k, v, o, lse, sms, verbose);
   }
 }
 
