@@ -39,13 +39,13 @@ attn::Problem model_problem(std::vector<attn::QBlock>& blocks) {
   return p;
 }
 
-template <int D>
+template <int D, bool kOverlap = false>
 void expect_proved() {
   std::vector<attn::QBlock> blocks;
   std::ostringstream out;
   ts::Options o = quiet();
   o.verbose = true;
-  auto tm = sh::make_attention_shared<D>(model_problem<D>(blocks), o);
+  auto tm = sh::make_attention_shared<D, sh::Variant::kCorrect, kOverlap>(model_problem<D>(blocks), o);
   auto rep = tm.print_and_verify(out);
   for (auto const& d : rep.diagnostics) ADD_FAILURE() << d.format();
   std::string const s = out.str();
@@ -60,6 +60,14 @@ void expect_proved() {
 TEST(AttentionSharedModel, HeadDim64IsProvedForEveryLengthAndTileCount) { expect_proved<64>(); }
 TEST(AttentionSharedModel, HeadDim128IsProvedForEveryLengthAndTileCount) { expect_proved<128>(); }
 TEST(AttentionSharedModel, HeadDim256IsProvedForEveryLengthAndTileCount) { expect_proved<256>(); }
+
+// The overlapped schedule (P V of block j - 1 behind Q K^T of block j, V one iteration
+// behind K) is proved the same way.
+TEST(AttentionSharedModel, OverlappedScheduleIsProvedAtEveryHeadDim) {
+  expect_proved<64, true>();
+  expect_proved<128, true>();
+  expect_proved<256, true>();
+}
 
 TEST(AttentionSharedModel, NearMisses) {
   std::vector<attn::QBlock> blocks;
@@ -80,10 +88,10 @@ TEST(AttentionSharedModel, NearMisses) {
   EXPECT_NE(nov.failure->detail.find("Group1 (waits, never releases)"), std::string::npos) << nov.failure->detail;
 }
 
-template <int D>
+template <int D, bool kOverlap = false>
 std::string run(attn::Shape s, int grid, uint64_t seed, bool races = false) {
   attn::HostAttention<D> h(s, seed, /*shared_kv=*/true);
-  auto tm = sh::make_attention_shared<D>(h.problem(), cpu_test::quiet());
+  auto tm = sh::make_attention_shared<D, sh::Variant::kCorrect, kOverlap>(h.problem(), cpu_test::quiet());
   auto rep = tm.print_and_verify();
   if (rep.verdict != ts::Verdict::SafeAllK) return "not proved: " + ts::to_string(rep.verdict);
   ts::cpu::run(tm, {.grid_blocks = grid, .resident_blocks = grid, .seed = seed, .detect_races = races});
@@ -97,6 +105,14 @@ TEST(AttentionSharedEmulator, MatchesTheReference) {
   }
   EXPECT_EQ(run<256>({{0, 160}, 3, 1, 256, true}, 1, 3), "") << "D=256 causal mqa";
   EXPECT_EQ(run<64>({{0, 100, 100, 300}, 2, 1, 64, false}, 1, 4), "") << "D=64 empty sequence, one CTA";
+}
+
+TEST(AttentionSharedEmulator, OverlappedScheduleMatchesTheReference) {
+  for (uint64_t seed : {1, 2}) {
+    EXPECT_EQ((run<64, true>({{0, 150, 200, 328}, 4, 2, 64, true}, 2, seed, seed == 1)), "") << "D=64 " << seed;
+    EXPECT_EQ((run<128, true>({{0, 300}, 2, 2, 128, false}, 2, seed, seed == 1)), "") << "D=128 " << seed;
+  }
+  EXPECT_EQ((run<256, true>({{0, 160}, 3, 1, 256, true}, 1, 3)), "") << "D=256 causal mqa";
 }
 
 }  // namespace

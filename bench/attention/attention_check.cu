@@ -2,7 +2,8 @@
 // host reference (attn::HostAttention::check), or only runs it (for compute-sanitizer).
 //   ts_attention_check D hq hkv causal check|run seqlen...     e.g. 128 4 2 1 check 200 37 128
 //   ts_attention_check D hq hkv causal run many N L            N sequences of L tokens
-// TS_ATTN_SHARED=1 in the environment runs the shared-K/V schedule instead of the pair one.
+// TS_ATTN_SHARED=1 in the environment runs the shared-K/V schedule instead of the pair one,
+// TS_ATTN_SHARED=2 the shared-K/V schedule with intra-warpgroup overlap.
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -15,7 +16,8 @@ namespace {
 template <int D>
 int run(attn::Shape s, bool check) {
   char const* env = std::getenv("TS_ATTN_SHARED");
-  bool const shared = env && std::string(env) == "1";
+  int const mode = env ? std::atoi(env) : 0;
+  bool const shared = mode != 0;
   attn::HostAttention<D> h(s, 42, shared);
   void *q, *k, *v, *o;
   float* lse;
@@ -30,12 +32,12 @@ int run(attn::Shape s, bool check) {
   cuda_check(cudaMemcpy(v, h.v.data(), h.v.size() * 2, cudaMemcpyHostToDevice), "copy v");
   cuda_check(cudaMemcpy(o, h.o.data(), h.o.size() * 2, cudaMemcpyHostToDevice), "copy o (NaN)");
   cuda_check(cudaMemcpy(lse, h.lse.data(), h.lse.size() * 4, cudaMemcpyHostToDevice), "copy lse (NaN)");
-  auto r = bench_attn::prepare(s, q, k, v, o, lse, bench_attn::sm_count(), false, shared);
+  auto r = bench_attn::prepare(s, q, k, v, o, lse, bench_attn::sm_count(), false, mode);
   r->launch(0);
   cuda_check(cudaDeviceSynchronize(), "kernel");
   cuda_check(cudaMemcpy(h.o.data(), o, h.o.size() * 2, cudaMemcpyDeviceToHost), "copy o back");
   cuda_check(cudaMemcpy(h.lse.data(), lse, h.lse.size() * 4, cudaMemcpyDeviceToHost), "copy lse back");
-  std::printf("attention%s D=%d hq=%d hkv=%d causal=%d seqs=%zu tokens=%d tiles=%d grid=%d: ", shared ? "_shared" : "",
+  std::printf("attention%s D=%d hq=%d hkv=%d causal=%d seqs=%zu tokens=%d tiles=%d grid=%d: ", mode == 2 ? "_overlap" : shared ? "_shared" : "",
               D, s.hq, s.hkv, int(s.causal), s.cu_seqlens.size() - 1, h.tokens, r->pairs, r->grid);
   if (!check) {
     std::printf("ran\n");

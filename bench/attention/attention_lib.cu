@@ -1,6 +1,6 @@
 // C entry points of the TS attention kernel for the Python bench (ctypes; no torch
-// dependency): create a verified plan for one shape (shared = 1: the shared-K/V schedule,
-// attention_shared.hpp; 0: the pair schedule) over caller-owned device buffers,
+// dependency): create a verified plan for one shape (mode 0: the pair schedule, 1: the
+// shared-K/V schedule, 2: shared-K/V with intra-warpgroup overlap) over caller-owned buffers,
 // launch it on a stream, destroy it. Errors come back as text.
 #include <cstring>
 #include <vector>
@@ -10,10 +10,10 @@
 extern "C" {
 
 void* ts_attn_create(void const* q, void const* k, void const* v, void* o, float* lse, int const* cu_seqlens,
-                     int num_seqs, int hq, int hkv, int head_dim, int causal, int shared, char* err, int err_len) {
+                     int num_seqs, int hq, int hkv, int head_dim, int causal, int mode, char* err, int err_len) {
   try {
     attn::Shape s{std::vector<int>(cu_seqlens, cu_seqlens + num_seqs + 1), hq, hkv, head_dim, causal != 0};
-    return bench_attn::prepare(s, q, k, v, o, lse, bench_attn::sm_count(), false, shared != 0).release();
+    return bench_attn::prepare(s, q, k, v, o, lse, bench_attn::sm_count(), false, mode).release();
   } catch (std::exception const& e) {
     if (err && err_len > 0) {
       std::strncpy(err, e.what(), size_t(err_len) - 1);

@@ -9,7 +9,8 @@ for TS, SDPA cuDNN and SDPA flash; medians. TFLOP/s count 4 B H S^2 D (half when
 Prints, per shape and reference:
   bench attention size=<B>x<H>x<S>x<D>[c] ts=<TFLOP/s> ref=<TFLOP/s> ref_name=<cudnn|flash> unit=TFLOP/s ratio=<ts/ref>
 and the SM clock range nvidia-smi saw while the shape ran.
-Usage: bench_attention.py <path to libts_attention.so> [quick]
+Usage: bench_attention.py <path to libts_attention.so> [quick|full] [modes, e.g. 2,1,0]
+(mode 0: the pair schedule, 1: shared-K/V, 2: shared-K/V with intra-warpgroup overlap)
 """
 import ctypes
 import math
@@ -95,7 +96,10 @@ def timed(fns):
     return {n: statistics.median(v) for n, v in t.items()}
 
 
-def run_shape(lib, B, H, S, D, causal, hkv=None, cu=None, shared=False):
+TAGS = {0: "", 1: "_shared", 2: "_overlap"}
+
+
+def run_shape(lib, B, H, S, D, causal, hkv=None, cu=None, shared=0):
     hkv = hkv or H
     torch.manual_seed(B * 1000003 + H * 1009 + S + D + int(causal))
     q4 = torch.randn(B, H, S, D, device="cuda", dtype=torch.bfloat16)
@@ -124,10 +128,10 @@ def run_shape(lib, B, H, S, D, causal, hkv=None, cu=None, shared=False):
         e_lse = (lse[h, b * S:(b + 1) * S] - rl).abs().max().item()
         worst = max(worst, e_ts)
         ok &= e_ts <= 2 * e_ref + 2e-3 and e_lse <= 1e-3 * (1 + rl.abs().max().item())
-        print(f"check{'_shared' if shared else ''} {name} b={b} h={h}: max|ts-f32|={e_ts:.2e} max|cudnn-f32|={e_ref:.2e} max|lse-f32|={e_lse:.2e}")
+        print(f"check{TAGS[shared]} {name} b={b} h={h}: max|ts-f32|={e_ts:.2e} max|cudnn-f32|={e_ref:.2e} max|lse-f32|={e_lse:.2e}")
     d_all = (o4.float() - ref.float()).abs().max().item()
     ok &= d_all <= 3e-2
-    print(f"check{'_shared' if shared else ''} {name}: max|ts-cudnn| over all of O = {d_all:.2e} -> {'PASS' if ok else 'FAIL'}")
+    print(f"check{TAGS[shared]} {name}: max|ts-cudnn| over all of O = {d_all:.2e} -> {'PASS' if ok else 'FAIL'}")
     if not ok:
         lib.l.ts_attn_destroy(plan)
         return
@@ -146,7 +150,7 @@ def run_shape(lib, B, H, S, D, causal, hkv=None, cu=None, shared=False):
         t = timed(fns)
     tf = {n: flops / (ms * 1e-3) / 1e12 for n, ms in t.items()}
     for ref_name in [n for n in fns if n != "ts"]:
-        print(f"bench attention{'_shared' if shared else ''} size={name} ts={tf['ts']:.1f} ref={tf[ref_name]:.1f} ref_name={ref_name} "
+        print(f"bench attention{TAGS[shared]} size={name} ts={tf['ts']:.1f} ref={tf[ref_name]:.1f} ref_name={ref_name} "
               f"unit=TFLOP/s ratio={tf['ts'] / tf[ref_name]:.3f}")
     print(f"clock {name} sm_mhz {clk.text()} ms ts={t['ts']:.3f} " + " ".join(f"{n}={t[n]:.3f}" for n in fns if n != "ts"))
     lib.l.ts_attn_destroy(plan)
@@ -157,7 +161,8 @@ def main():
     quick = len(sys.argv) > 2 and sys.argv[2] == "quick"
     print(f"device {torch.cuda.get_device_name()} torch {torch.__version__} cudnn {torch.backends.cudnn.version()}")
     shapes = SHAPES[:2] if quick else SHAPES
-    for shared in (True, False):  # bench attention_shared lines: the shared-K/V schedule
+    modes = [int(m) for m in sys.argv[3].split(",")] if len(sys.argv) > 3 else [2, 1, 0]
+    for shared in modes:  # bench attention_overlap / attention_shared / attention lines
         for causal in (False, True):
             for (B, H, S, D) in shapes:
                 run_shape(lib, B, H, S, D, causal, shared=shared)

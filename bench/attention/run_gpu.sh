@@ -4,6 +4,7 @@
 # build with -DCMAKE_POSITION_INDEPENDENT_CODE=ON, target ts_attention) and bench_attention.py:
 #   cp build-pic/bench/attention/{ts_attention_check,libts_attention.so} bench/attention/*.py DIR
 #   DIR/run_gpu.sh [checks]        (logs under $OUT)
+# MODES_CHECK, MODES_BENCH, MODES_SAN choose the schedules (0 pair, 1 shared-K/V, 2 overlap).
 cd "$(dirname "$0")"
 OUT=${OUT:-out}
 mkdir -p "$OUT"
@@ -12,7 +13,7 @@ nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,power.limit --format=csv | t
 ok=1
 while read -r args; do
   timeout 60 ./ts_attention_check $args || ok=0
-  TS_ATTN_SHARED=1 timeout 60 ./ts_attention_check $args || ok=0
+  for mode in ${MODES_CHECK:-1 2}; do TS_ATTN_SHARED=$mode timeout 60 ./ts_attention_check $args || ok=0; done
 done <<'LIST' 2>&1
 64 2 2 0 check 256
 64 2 2 1 check 256
@@ -27,10 +28,11 @@ LIST
 echo "checks ok=$ok"
 [ "$ok" = 1 ] || exit 1
 [ "${1:-}" = checks ] && exit 0
-timeout 420 python3 bench_attention.py ./libts_attention.so 2>&1 | tee $OUT/bench.log
+timeout 420 python3 bench_attention.py ./libts_attention.so full ${MODES_BENCH:-2,1,0} 2>&1 | tee $OUT/bench.log
 for tool in racecheck synccheck; do
-  timeout 120 compute-sanitizer --tool $tool ./ts_attention_check 64 2 2 1 run many 512 64 > $OUT/san_$tool.log 2>&1
-  echo "$tool rc=$? $(grep -E '(RACECHECK|ERROR) SUMMARY' $OUT/san_$tool.log | tail -1)"
-  TS_ATTN_SHARED=1 timeout 120 compute-sanitizer --tool $tool ./ts_attention_check 64 4 2 1 run many 256 128 > $OUT/san_shared_$tool.log 2>&1
-  echo "shared $tool rc=$? $(grep -E '(RACECHECK|ERROR) SUMMARY' $OUT/san_shared_$tool.log | tail -1)"
+  for mode in ${MODES_SAN:-0 1 2}; do  # 0: 512 pairs; 1, 2: 1024 tiles
+    if [ "$mode" = 0 ]; then a="64 2 2 1 run many 512 64"; else a="64 4 2 1 run many 256 128"; fi
+    TS_ATTN_SHARED=$mode timeout 120 compute-sanitizer --tool $tool ./ts_attention_check $a > $OUT/san_${mode}_$tool.log 2>&1
+    echo "mode $mode $tool rc=$? $(grep -E '(RACECHECK|ERROR) SUMMARY' $OUT/san_${mode}_$tool.log | tail -1)"
+  done
 done

@@ -27,19 +27,23 @@ struct Runner {
   int grid = 0, pairs = 0;
 };
 
-template <int D, bool Shared>
+// Mode 0: the pair schedule; 1: the shared-K/V schedule; 2: the shared-K/V schedule with
+// intra-warpgroup overlap (attention_shared.hpp, OverlapSchedule).
+template <int D, int Mode>
 struct Make {
   static auto make(attn::Problem const& p, ts::Options o) {
-    if constexpr (Shared)
+    if constexpr (Mode == 2)
+      return attn::shared::make_attention_shared<D, attn::shared::Variant::kCorrect, true>(p, o);
+    else if constexpr (Mode == 1)
       return attn::shared::make_attention_shared<D>(p, o);
     else
       return attn::make_attention<D>(p, o);
   }
 };
 
-template <int D, bool Shared>
+template <int D, int Mode>
 struct RunnerD : Runner {
-  using Manager = decltype(Make<D, Shared>::make(std::declval<attn::Problem const&>(), ts::Options{}));
+  using Manager = decltype(Make<D, Mode>::make(std::declval<attn::Problem const&>(), ts::Options{}));
   std::unique_ptr<Manager> tm;
   attn::QBlock* blocks = nullptr;
   CUtensorMap* maps = nullptr;
@@ -51,13 +55,14 @@ struct RunnerD : Runner {
 };
 
 // q, k, v, o: device bf16, packed [tokens][heads][D]; lse: device fp32 [hq][tokens].
-// Shared: the shared-K/V shape (attention_shared.hpp), else the pair shape.
-template <int D, bool Shared>
+// Mode: see Make.
+template <int D, int Mode>
 std::unique_ptr<Runner> prepare_d(attn::Shape const& s, void const* q, void const* k, void const* v, void* o, float* lse,
                                   int sms, bool verbose) {
   using Dm = attn::Dims<D>;
+  constexpr bool Shared = Mode != 0;
   int const block_m = Shared ? attn::shared::kRows : Dm::kBlockM;
-  auto r = std::make_unique<RunnerD<D, Shared>>();
+  auto r = std::make_unique<RunnerD<D, Mode>>();
   auto host_blocks = attn::plan_blocks<D>(s, block_m);
   int const tokens = s.cu_seqlens.back();
   cuda_check(cudaMalloc(&r->blocks, sizeof(attn::QBlock) * (host_blocks.size() + 1)), "cudaMalloc blocks");
@@ -87,8 +92,8 @@ std::unique_ptr<Runner> prepare_d(attn::Shape const& s, void const* q, void cons
   p.map_v = r->maps + 2;
   p.o = static_cast<uint16_t*>(o);
   p.lse = lse;
-  r->tm = std::make_unique<typename RunnerD<D, Shared>::Manager>(
-      Make<D, Shared>::make(p, ts::Options{.verbose = verbose, .exhaustive_check = true}));
+  r->tm = std::make_unique<typename RunnerD<D, Mode>::Manager>(
+      Make<D, Mode>::make(p, ts::Options{.verbose = verbose, .exhaustive_check = true}));
   auto rep = r->tm->print_and_verify();
   if (rep.verdict != ts::Verdict::SafeAllK) throw std::runtime_error("attention schedule not proved: " + ts::to_string(rep.verdict));
   r->pairs = Shared ? p.plan.num_blocks * s.hq : p.pairs();  // work tiles
@@ -97,15 +102,19 @@ std::unique_ptr<Runner> prepare_d(attn::Shape const& s, void const* q, void cons
 }
 
 inline std::unique_ptr<Runner> prepare(attn::Shape const& s, void const* q, void const* k, void const* v, void* o,
-                                       float* lse, int sms, bool verbose = false, bool shared = false) {
+                                       float* lse, int sms, bool verbose = false, int mode = 0) {
   attn::validate(s);
-  switch (s.head_dim * 2 + shared) {
-    case 128: return prepare_d<64, false>(s, q, k, v, o, lse, sms, verbose);
-    case 129: return prepare_d<64, true>(s, q, k, v, o, lse, sms, verbose);
-    case 256: return prepare_d<128, false>(s, q, k, v, o, lse, sms, verbose);
-    case 257: return prepare_d<128, true>(s, q, k, v, o, lse, sms, verbose);
-    case 512: return prepare_d<256, false>(s, q, k, v, o, lse, sms, verbose);
-    default: return prepare_d<256, true>(s, q, k, v, o, lse, sms, verbose);
+  if (mode < 0 || mode > 2) throw std::invalid_argument("attention: mode must be 0 (pair), 1 (shared) or 2 (overlap)");
+  switch (s.head_dim * 4 + mode) {
+    case 256: return prepare_d<64, 0>(s, q, k, v, o, lse, sms, verbose);
+    case 257: return prepare_d<64, 1>(s, q, k, v, o, lse, sms, verbose);
+    case 258: return prepare_d<64, 2>(s, q, k, v, o, lse, sms, verbose);
+    case 512: return prepare_d<128, 0>(s, q, k, v, o, lse, sms, verbose);
+    case 513: return prepare_d<128, 1>(s, q, k, v, o, lse, sms, verbose);
+    case 514: return prepare_d<128, 2>(s, q, k, v, o, lse, sms, verbose);
+    case 1024: return prepare_d<256, 0>(s, q, k, v, o, lse, sms, verbose);
+    case 1025: return prepare_d<256, 1>(s, q, k, v, o, lse, sms, verbose);
+    default: return prepare_d<256, 2>(s, q, k, v, o, lse, sms, verbose);
   }
 }
 

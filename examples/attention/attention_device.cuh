@@ -118,6 +118,58 @@ __device__ inline void softmax(float const* s, float* o, uint32_t* pa, float* m,
   for (int i = 0; i < D / 2; ++i) o[i] *= factor[(i / 2) % 2];
 }
 
+// The softmax split in two for the overlapped schedule (attention_shared.hpp,
+// OverlapSchedule): stats while the previous block's P V is still in flight (it touches
+// only the scores: mask, new row max, exp2 in place, the rescale factor), apply after that
+// P V retired (rescale O and the partial sums, P as bf16x2 pairs).
+template <int BN>
+__device__ inline void softmax_stats(float* s, float* m, float* factor, RowMask mk, float scale_log2, int t) {
+  int const lane = t % 32;
+  int const row0 = mk.q0 + 16 * (t / 32) + lane / 4;
+  bool const need_mask = mk.key0 + BN > mk.seqlen || (mk.causal && mk.key0 + BN - 1 > mk.q0);
+  float mx[2] = {m[0], m[1]};
+#pragma unroll
+  for (int i = 0; i < BN / 2; ++i) {
+    float x = s[i] * scale_log2;
+    if (need_mask) {
+      int const col = mk.key0 + 8 * (i / 4) + 2 * (lane % 4) + (i % 2);
+      int const row = row0 + 8 * ((i / 2) % 2);
+      if (col >= mk.seqlen || (mk.causal && col > row)) x = -INFINITY;
+    }
+    s[i] = x;
+    mx[(i / 2) % 2] = fmaxf(mx[(i / 2) % 2], x);
+  }
+  float base[2];
+#pragma unroll
+  for (int r = 0; r < 2; ++r) {
+    mx[r] = fmaxf(mx[r], __shfl_xor_sync(0xffffffffu, mx[r], 1));
+    mx[r] = fmaxf(mx[r], __shfl_xor_sync(0xffffffffu, mx[r], 2));
+    base[r] = mx[r] == -INFINITY ? 0.0f : mx[r];
+    factor[r] = fast_exp2(m[r] - base[r]);
+    m[r] = mx[r];
+  }
+#pragma unroll
+  for (int i = 0; i < BN / 2; ++i) s[i] = fast_exp2(s[i] - base[(i / 2) % 2]);
+}
+
+template <int D, int BN>
+__device__ inline void softmax_apply(float const* e, float* o, uint32_t* pa, float* l, float const* factor) {
+#pragma unroll
+  for (int r = 0; r < 2; ++r) l[r] *= factor[r];
+#pragma unroll
+  for (int i = 0; i < BN / 2; ++i) l[(i / 2) % 2] += e[i];
+#pragma unroll
+  for (int j = 0; j < BN / 4; ++j) pa[j] = ts::sm90::pack_bf16x2(e[2 * j], e[2 * j + 1]);
+#pragma unroll
+  for (int i = 0; i < D / 2; ++i) o[i] *= factor[(i / 2) % 2];
+}
+
+template <int N>
+__device__ inline void retire_keep_one(float* d) {
+  ts::sm90::wgmma_wait<1>();
+  fence_regs<N>(d);
+}
+
 // O += P V (issued and committed).
 template <int D, int BN>
 __device__ inline void pv_issue(float* o, uint32_t const* pa, uint64_t v_addr) {

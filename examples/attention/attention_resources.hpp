@@ -100,6 +100,16 @@ struct Scores : ts::MemoryResource {
     emu::scores<D, BN>(s, q_stage, k_stage, si.thread.thread_in_task % 128);
 #endif
   }
+  // Auxiliary (overlapped schedule): wgmma.wait_group 1, this Q K^T retired while the P V
+  // committed after it may still run.
+  TS_HD void retire_keep_one(ts::AuxStage const& si) {
+#if defined(__CUDA_ARCH__)
+    (void)si;
+    dev::retire_keep_one<BN / 2>(&s[0][0]);
+#else
+    emu::scores<D, BN>(s, q_stage, k_stage, si.thread.thread_in_task % 128);
+#endif
+  }
   // Consumer work: the block's scores.
   TS_HD float const* fragment(ts::ConsumerStage const&) const { return &s[0][0]; }
 };
@@ -112,6 +122,7 @@ struct OutAcc : ts::MemoryResource {
   int half = 0;  // which group: its rows start at plan.row0(half) of the Q block
   float o[D / 2];
   float m[2], l[2];  // running max (log2 units, scaled) and sum of exp2
+  float factor[2];   // the overlapped schedule: this block's rescale factor, stats to apply
   float p[2][BN];    // emulator: probabilities of the current block, rounded to bf16 (the MMA's A)
   uint32_t pa[BN / 4];  // device: the same as bf16x2 pairs of the fragment (the RS MMA's A)
   uint64_t v_stage;
@@ -158,6 +169,52 @@ struct OutAcc : ts::MemoryResource {
     QBlock b = plan.block(si.work_tile);
     dev::softmax<D, BN>(scores, o, pa, m, l, dev::RowMask{b.q0 + plan.row0(half), b.seqlen, int(si.loop_offset) * BN, plan.causal != 0},
                         plan.scale_log2, si.thread.thread_in_task % 128);
+#endif
+  }
+  // Producer work, the overlapped schedule's first half of softmax: mask, new row max and
+  // exp2 of the scores in place (the Scores registers: the P V in flight reads only P and
+  // O, which this leaves alone), the rescale factor kept for softmax_apply.
+  TS_HD void softmax_stats(ts::ProducerStage const& si, float const* scores) {
+    auto* sc = const_cast<float*>(scores);  // the Scores resource's own registers
+    QBlock b = plan.block(si.work_tile);
+    int const t = si.thread.thread_in_task % 128;
+#if !defined(__CUDA_ARCH__)
+    int const key0 = int(si.loop_offset) * BN;
+    for (int r = 0; r < 2; ++r) {
+      int const row = b.q0 + plan.row0(half) + emu::row_of(t, r);
+      float mx = -INFINITY;
+      for (int c = 0; c < BN; ++c) {
+        int const key = key0 + c;
+        bool const valid = key < b.seqlen && (!plan.causal || key <= row);
+        sc[r * BN + c] = valid ? sc[r * BN + c] * plan.scale_log2 : -INFINITY;
+        mx = fmaxf(mx, sc[r * BN + c]);
+      }
+      float const m_new = fmaxf(m[r], mx);
+      factor[r] = m_new == -INFINITY ? 1.0f : exp2f(m[r] - m_new);
+      for (int c = 0; c < BN; ++c) sc[r * BN + c] = m_new == -INFINITY ? 0.0f : exp2f(sc[r * BN + c] - m_new);
+      m[r] = m_new;
+    }
+#else
+    dev::softmax_stats<BN>(sc, m, factor, dev::RowMask{b.q0 + plan.row0(half), b.seqlen, int(si.loop_offset) * BN,
+                                                       plan.causal != 0},
+                           plan.scale_log2, t);
+#endif
+  }
+  // Producer work, the second half (after the previous P V retired): rescale O and the
+  // sum by the factor, form P.
+  TS_HD void softmax_apply(ts::ProducerStage const&, float const* e) {
+#if !defined(__CUDA_ARCH__)
+    for (int r = 0; r < 2; ++r) {
+      float sum = 0;
+      for (int c = 0; c < BN; ++c) {
+        sum += e[r * BN + c];
+        p[r][c] = ts::arch::bf16_to_float(ts::arch::float_to_bf16(e[r * BN + c]));
+      }
+      l[r] = l[r] * factor[r] + sum;
+    }
+    for (int i = 0; i < D / 2; ++i) o[i] *= factor[(i / 2) % 2];
+#else
+    dev::softmax_apply<D, BN>(e, o, pa, l, factor);
 #endif
   }
   // Producer work: issue O += P V (reads the V stage when it retires).

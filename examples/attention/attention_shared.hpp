@@ -9,6 +9,8 @@
 // pair shape. Resources, bodies and the plan are the pair shape's with plan.shared = 1.
 #pragma once
 #include "attention_schedule.hpp"
+#include <type_traits>
+
 #include "ts/task_manager.hpp"
 
 namespace attn::shared {
@@ -102,10 +104,59 @@ struct ConsumerSchedule {
   }
 };
 
+// The overlapped schedule (FlashAttention-3's intra-warpgroup overlap): iteration j issues
+// Q K^T of block j and then P V of block j - 1, retires the Q K^T alone (wait_group 1),
+// runs the first half of the softmax of block j while that P V still runs on the tensor
+// cores, retires the P V, releases its V stage and finishes the softmax (rescale O, form
+// P). The last block's P V follows the loop. V is consumed one iteration behind K.
+template <int D, int G>
+struct OverlapSchedule {
+  template <class S, class Ord, class Qr, class Kr, class Vr, class Sc, class Acc, class Out, class W>
+  TS_HD void operator()(S& s, Ord& order, Qr& q, Kr& k, Vr& v, Sc& sc, Acc& acc, Out& out, W& wq) const {
+    s.work_tile_loop(wq, [&] {
+      q.wait();
+      auto q_stage = ts::work<&QRing<D>::operand>(q);
+      ts::work<&OutAcc<D>::begin_tile>(acc);
+      s.domain_loop(0, tile_kv_bound(wq), 1, [&] {
+        if constexpr (G == 0) order.acquire();
+        if constexpr (G == 1) order.wait();
+        k.wait();
+        ts::work<&Scores<D, kRows>::qk>(sc, q_stage, ts::work<&KvRing<D>::operand>(k));
+        s.every(1, 1, [&] {  // P V of the previous block, behind this block's Q K^T
+          v.wait();
+          ts::work<&OutAcc<D>::pv>(acc, ts::work<&KvRing<D>::operand>(v));
+        });
+        if constexpr (G == 0) order.commit();
+        if constexpr (G == 1) order.release();
+        s.first_iter([&] { ts::work<&Scores<D, kRows>::retire>(sc); });
+        s.every(1, 1, [&] { ts::work<&Scores<D, kRows>::retire_keep_one>(sc); });
+        k.release();
+        ts::work<&OutAcc<D>::softmax_stats>(acc, ts::work<&Scores<D, kRows>::fragment>(sc));
+        s.every(1, 1, [&] {
+          ts::work<&OutAcc<D>::retire>(acc);
+          v.release();
+        });
+        ts::work<&OutAcc<D>::softmax_apply>(acc, ts::work<&Scores<D, kRows>::fragment>(sc));
+      });
+      v.wait();  // the last block's P V
+      ts::work<&OutAcc<D>::pv>(acc, ts::work<&KvRing<D>::operand>(v));
+      ts::work<&OutAcc<D>::retire>(acc);
+      v.release();
+      ts::work<&GmemO<D>::store>(out, ts::work<&OutAcc<D>::result>(acc), q_stage);
+      q.release();
+      ts::queue_epilogue(wq);
+    });
+  }
+};
+
+template <int D, int G, Variant V, bool kOverlap>
+using ConsumerOf = std::conditional_t<kOverlap, OverlapSchedule<D, G>, ConsumerSchedule<D, G, V>>;
+
 // p.plan.blocks: 128-row Q blocks (plan_blocks<D>(shape, kRows)), p.plan.shared = 1;
 // p.map_q in 128 x D boxes (the emulator; 128 x 64 on the device).
-template <int D, Variant V = Variant::kCorrect>
+template <int D, Variant V = Variant::kCorrect, bool kOverlap = false>
 inline auto make_attention_shared(Problem const& p, ts::Options o = {}) {
+  static_assert(!kOverlap || V == Variant::kCorrect, "the overlapped schedule has no near-miss variants");
   if (!p.plan.shared) throw std::invalid_argument("attention: make_attention_shared needs plan.shared = 1");
   HeadTileQueue q;
   q.num_tiles = p.plan.num_blocks * p.plan.hq;
@@ -159,9 +210,9 @@ inline auto make_attention_shared(Problem const& p, ts::Options o = {}) {
     g0.reads(q_smem, k_smem, v_smem, s0, acc0, wq).writes(s0, acc0, o0);
     g1.reads(q_smem, k_smem, v_smem, s1, acc1, wq).writes(s1, acc1, o1);
   }
-  auto c0 = g0.schedule(ts::with_registers<240>(ConsumerSchedule<D, 0, V>{}), order, q_smem, k_smem, v_smem, s0,
+  auto c0 = g0.schedule(ts::with_registers<240>(ConsumerOf<D, 0, V, kOverlap>{}), order, q_smem, k_smem, v_smem, s0,
                         acc0, o0, wq);
-  auto c1 = g1.schedule(ts::with_registers<240>(ConsumerSchedule<D, 1, V>{}), order, q_smem, k_smem, v_smem, s1,
+  auto c1 = g1.schedule(ts::with_registers<240>(ConsumerOf<D, 1, V, kOverlap>{}), order, q_smem, k_smem, v_smem, s1,
                         acc1, o1, wq);
   ts::DependencyGraph graph{{q_smem, {gmem}}, {k_smem, {gmem}}, {v_smem, {gmem}}, {s0, {q_smem, k_smem}},
                             {s1, {q_smem, k_smem}}, {acc0, {s0, v_smem}}, {acc1, {s1, v_smem}}, {o0, {acc0}},
