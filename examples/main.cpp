@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "attention/attention_host.hpp"
+#include "attention/attention_shared.hpp"
 #include "copy/copy_examples.hpp"
 #include "copy/copy_pdl.hpp"
 #include "gemm/blackwell_gemm.hpp"
@@ -89,6 +91,27 @@ bool run_gemm_pair(uint64_t seed, std::string& verdict, bool first, MakeStatic m
   verdict = v1 == v2 ? v1 : v1 + "+" + v2;
   if (!err.empty()) std::cout << err;
   return err.empty() && stats.ctas_started + stats.ctas_canceled == h.tiles();
+}
+
+// The attention example (16): odd seeds the pair schedule on a causal varlen batch with
+// GQA at head dim 64, even seeds the shared-K/V schedule on two non-causal sequences at
+// head dim 128 (docs/attention.md).
+template <int D, bool kShared>
+bool run_attention(attn::Shape shape, uint64_t seed, std::string& verdict, bool first) {
+  attn::HostAttention<D> h(std::move(shape), seed, kShared);
+  auto make = [&] {
+    if constexpr (kShared)
+      return attn::shared::make_attention_shared<D>(h.problem(), printing(first));
+    else
+      return attn::make_attention<D>(h.problem(), printing(first));
+  };
+  auto tm = make();
+  verify(tm, verdict);
+  int grid = 1 + int(seed % 3);
+  ts::cpu::run(tm, {.grid_blocks = grid, .resident_blocks = grid, .seed = seed, .detect_races = seed <= 2});
+  std::string err = h.check();
+  if (!err.empty()) std::cout << err;
+  return err.empty();
 }
 
 }  // namespace
@@ -243,6 +266,12 @@ int main() {
                         seed, verdict, first,
                         [](gemm::Problem const& p, ts::Options o) { return gemm::bw::make_gemm(p, o); },
                         [](gemm::Problem const& p, ts::Options o) { return gemm::bw::make_gemm(p, ts::ClcScheduler{}, o); });
+                  }),
+      run_example("16_attention_emulated",
+                  [](uint64_t seed, std::string& verdict, bool first) {
+                    if (seed % 2)
+                      return run_attention<64, false>({{0, 150, 200, 328}, 4, 2, 64, true}, seed, verdict, first);
+                    return run_attention<128, true>({{0, 128, 256}, 2, 2, 128, false}, seed, verdict, first || seed == 2);
                   }),
   };
   bool failed = false;

@@ -1,0 +1,128 @@
+// The TS attention kernel (examples/attention) on the GPU: device tensor maps and plan,
+// the verified manager, the launch. Shared by the check runner (attention_check.cu) and
+// the library the Python bench loads (attention_lib.cu).
+#pragma once
+#include <cuda.h>
+#include <cuda_runtime.h>
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "attention/attention_host.hpp"
+#include "attention/attention_shared.hpp"
+#include "ts/runtime/cuda/launch.cuh"
+#include "ts/runtime/cuda/tensor_map.hpp"
+
+namespace bench_attn {
+
+inline void cuda_check(cudaError_t e, char const* what) {
+  if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
+}
+
+struct Runner {
+  virtual ~Runner() = default;
+  virtual void launch(cudaStream_t st) = 0;
+  int grid = 0, pairs = 0;
+};
+
+// Mode 0: the pair schedule; 1: the shared-K/V schedule; 2: the shared-K/V schedule with
+// intra-warpgroup overlap (attention_shared.hpp, OverlapSchedule).
+template <int D, int Mode>
+struct Make {
+  static auto make(attn::Problem const& p, ts::Options o) {
+    if constexpr (Mode == 2)
+      return attn::shared::make_attention_shared<D, attn::shared::Variant::kCorrect, true>(p, o);
+    else if constexpr (Mode == 1)
+      return attn::shared::make_attention_shared<D>(p, o);
+    else
+      return attn::make_attention<D>(p, o);
+  }
+};
+
+template <int D, int Mode>
+struct RunnerD : Runner {
+  using Manager = decltype(Make<D, Mode>::make(std::declval<attn::Problem const&>(), ts::Options{}));
+  std::unique_ptr<Manager> tm;
+  attn::QBlock* blocks = nullptr;
+  CUtensorMap* maps = nullptr;
+  void launch(cudaStream_t st) override { ts::cuda::launch<ts::cuda::TaskRegisterBudgets<384>>(*tm, grid, st); }
+  ~RunnerD() override {
+    cudaFree(blocks);
+    cudaFree(maps);
+  }
+};
+
+// q, k, v, o: device bf16, packed [tokens][heads][D]; lse: device fp32 [hq][tokens].
+// Mode: see Make.
+template <int D, int Mode>
+std::unique_ptr<Runner> prepare_d(attn::Shape const& s, void const* q, void const* k, void const* v, void* o, float* lse,
+                                  int sms, bool verbose) {
+  using Dm = attn::Dims<D>;
+  constexpr bool Shared = Mode != 0;
+  int const block_m = Shared ? attn::shared::kRows : Dm::kBlockM;
+  auto r = std::make_unique<RunnerD<D, Mode>>();
+  auto host_blocks = attn::plan_blocks<D>(s, block_m);
+  int const tokens = s.cu_seqlens.back();
+  cuda_check(cudaMalloc(&r->blocks, sizeof(attn::QBlock) * (host_blocks.size() + 1)), "cudaMalloc blocks");
+  cuda_check(cudaMemcpy(r->blocks, host_blocks.data(), sizeof(attn::QBlock) * host_blocks.size(), cudaMemcpyHostToDevice),
+             "copy blocks");
+  CUtensorMap h_maps[3] = {
+      ts::cuda::make_tensor_map_2d(q, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, tokens, uint64_t(s.hq) * D, block_m, 64,
+                                   CU_TENSOR_MAP_SWIZZLE_128B),
+      ts::cuda::make_tensor_map_2d(k, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, tokens, uint64_t(s.hkv) * D, Dm::kBlockN, 64,
+                                   CU_TENSOR_MAP_SWIZZLE_128B),
+      ts::cuda::make_tensor_map_2d(v, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, tokens, uint64_t(s.hkv) * D, Dm::kBlockN, 64,
+                                   CU_TENSOR_MAP_SWIZZLE_128B)};
+  cuda_check(cudaMalloc(&r->maps, sizeof h_maps), "cudaMalloc maps");
+  cuda_check(cudaMemcpy(r->maps, h_maps, sizeof h_maps, cudaMemcpyHostToDevice), "copy maps");
+  attn::Problem p;
+  p.plan.blocks = r->blocks;
+  p.plan.num_blocks = int(host_blocks.size());
+  p.plan.hq = s.hq;
+  p.plan.hkv = s.hkv;
+  p.plan.head_pairs = (s.hq + 1) / 2;
+  p.plan.total_tokens = tokens;
+  p.plan.causal = s.causal;
+  p.plan.scale_log2 = float(1.4426950408889634 / std::sqrt(double(D)));
+  p.plan.shared = Shared;
+  p.map_q = r->maps;
+  p.map_k = r->maps + 1;
+  p.map_v = r->maps + 2;
+  p.o = static_cast<uint16_t*>(o);
+  p.lse = lse;
+  r->tm = std::make_unique<typename RunnerD<D, Mode>::Manager>(
+      Make<D, Mode>::make(p, ts::Options{.verbose = verbose, .exhaustive_check = true}));
+  auto rep = r->tm->print_and_verify();
+  if (rep.verdict != ts::Verdict::SafeAllK) throw std::runtime_error("attention schedule not proved: " + ts::to_string(rep.verdict));
+  r->pairs = Shared ? p.plan.num_blocks * s.hq : p.pairs();  // work tiles
+  r->grid = r->pairs < sms ? r->pairs : sms;
+  return r;
+}
+
+inline std::unique_ptr<Runner> prepare(attn::Shape const& s, void const* q, void const* k, void const* v, void* o,
+                                       float* lse, int sms, bool verbose = false, int mode = 0) {
+  attn::validate(s);
+  if (mode < 0 || mode > 2) throw std::invalid_argument("attention: mode must be 0 (pair), 1 (shared) or 2 (overlap)");
+  switch (s.head_dim * 4 + mode) {
+    case 256: return prepare_d<64, 0>(s, q, k, v, o, lse, sms, verbose);
+    case 257: return prepare_d<64, 1>(s, q, k, v, o, lse, sms, verbose);
+    case 258: return prepare_d<64, 2>(s, q, k, v, o, lse, sms, verbose);
+    case 512: return prepare_d<128, 0>(s, q, k, v, o, lse, sms, verbose);
+    case 513: return prepare_d<128, 1>(s, q, k, v, o, lse, sms, verbose);
+    case 514: return prepare_d<128, 2>(s, q, k, v, o, lse, sms, verbose);
+    case 1024: return prepare_d<256, 0>(s, q, k, v, o, lse, sms, verbose);
+    case 1025: return prepare_d<256, 1>(s, q, k, v, o, lse, sms, verbose);
+    default: return prepare_d<256, 2>(s, q, k, v, o, lse, sms, verbose);
+  }
+}
+
+inline int sm_count() {
+  int dev = 0, sms = 0;
+  cuda_check(cudaGetDevice(&dev), "cudaGetDevice");
+  cuda_check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev), "SM count");
+  return sms;
+}
+
+}  // namespace bench_attn

@@ -1,0 +1,224 @@
+// The sm_90a arithmetic of the attention work bodies (attention_resources.hpp calls these
+// under __CUDA_ARCH__; the emulator's counterpart is attention_emu.hpp).
+//
+// SMEM tiles are written by TMA with 128-byte swizzle in 64-column chunks: a Rows x D tile
+// is D / 64 chunks of Rows x 64 bf16, chunk c at c * Rows * 64 elements (1024-byte aligned).
+//   * Q K^T: A = the Q chunk (K-major), B = the K chunk (K-major), m64 x kBlockN x k16, 4 k16
+//     steps per chunk (+32 bytes each), SMEM descriptors as the GEMM's.
+//   * P V: A = P from registers (the S accumulator fragment, rounded to bf16x2 pairs), B = V
+//     (kBlockN keys x D, D contiguous: MN-major, transposed), m64 x D x k16 per 16 keys.
+//   * softmax: a thread's fragment holds two rows (16 w + l / 4 and + 8) of 2 x kBlockN / 8
+//     columns; the row max is reduced over the quad with shuffles, the row sum stays a
+//     per-thread partial until the store (the rescale factor is the same for the quad).
+#pragma once
+#if defined(__CUDA_ARCH__)
+#include <cuda.h>
+#include <cuda_bf16.h>
+
+#include "ts/arch/cuda_copy.cuh"
+#include "ts/arch/sm90_wgmma.cuh"
+#include "ts/arch/sm90_wgmma_rs.cuh"
+
+namespace attn::dev {
+
+__device__ inline float fast_exp2(float x) {
+  float y;
+  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+  return y;
+}
+
+template <int N>
+__device__ inline void fence_regs(float* d) {
+#pragma unroll
+  for (int i = 0; i < N; ++i) asm volatile("" : "+f"(d[i])::"memory");
+}
+
+// The stage's D / 64 TMA boxes (64 columns x Rows rows each) onto its full barrier.
+template <int Rows, int D>
+__device__ inline void load_tile(uint16_t* dst, void const* map, int x, int y, uint64_t* bar) {
+#pragma unroll
+  for (int c = 0; c < D / 64; ++c)
+    ts::cuda::tensor_load_2d(dst + c * Rows * 64, static_cast<CUtensorMap const*>(map), x + 64 * c, y, bar);
+}
+
+// S = Q K^T (issued and committed; retire with wgmma_wait<0>). q_addr: the group's first
+// row in chunk 0 of a QRows-row Q tile (chunks QRows * 64 elements apart).
+template <int D, int BN, int QRows>
+__device__ inline void qk_issue(float* s, uint64_t q_addr, uint64_t k_addr) {
+  auto const* q = reinterpret_cast<uint16_t const*>(uintptr_t(q_addr));
+  auto const* k = reinterpret_cast<uint16_t const*>(uintptr_t(k_addr));
+  fence_regs<BN / 2>(s);
+  ts::sm90::wgmma_fence();
+#pragma unroll
+  for (int c = 0; c < D / 64; ++c) {
+    uint64_t const da = ts::sm90::desc_k_major_sw128(q + c * QRows * 64);
+    uint64_t const db = ts::sm90::desc_k_major_sw128(k + c * BN * 64);
+#pragma unroll
+    for (int kk = 0; kk < 4; ++kk) {
+      int const scale = (c | kk) ? 1 : 0;
+      if constexpr (BN == 128)
+        ts::sm90::wgmma_m64n128k16_bf16(s, da + 2 * kk, db + 2 * kk, scale);
+      else
+        ts::sm90::wgmma_m64n64k16_ss_bf16(s, da + 2 * kk, db + 2 * kk, scale);
+    }
+  }
+  ts::sm90::wgmma_commit();
+}
+
+template <int N>
+__device__ inline void retire(float* d) {
+  ts::sm90::wgmma_wait<0>();
+  fence_regs<N>(d);
+}
+
+struct RowMask {
+  int q0, seqlen, key0;
+  bool causal;
+};
+
+// Online softmax of one block: mask, new row max (quad-reduced), rescale O and the
+// partial sums, P as bf16x2 pairs (pa[j] = columns 2j, 2j + 1 of the fragment).
+template <int D, int BN>
+__device__ inline void softmax(float const* s, float* o, uint32_t* pa, float* m, float* l, RowMask mk, float scale_log2,
+                               int t) {
+  int const lane = t % 32;
+  int const row0 = mk.q0 + 16 * (t / 32) + lane / 4;
+  bool const need_mask = mk.key0 + BN > mk.seqlen || (mk.causal && mk.key0 + BN - 1 > mk.q0);
+  float x[BN / 2];
+#pragma unroll
+  for (int i = 0; i < BN / 2; ++i) {
+    x[i] = s[i] * scale_log2;
+    if (need_mask) {
+      int const col = mk.key0 + 8 * (i / 4) + 2 * (lane % 4) + (i % 2);
+      int const row = row0 + 8 * ((i / 2) % 2);
+      if (col >= mk.seqlen || (mk.causal && col > row)) x[i] = -INFINITY;
+    }
+  }
+  float mx[2] = {m[0], m[1]};
+#pragma unroll
+  for (int i = 0; i < BN / 2; ++i) mx[(i / 2) % 2] = fmaxf(mx[(i / 2) % 2], x[i]);
+  float base[2], factor[2];
+#pragma unroll
+  for (int r = 0; r < 2; ++r) {
+    mx[r] = fmaxf(mx[r], __shfl_xor_sync(0xffffffffu, mx[r], 1));
+    mx[r] = fmaxf(mx[r], __shfl_xor_sync(0xffffffffu, mx[r], 2));
+    base[r] = mx[r] == -INFINITY ? 0.0f : mx[r];  // no valid key yet: P = 0, nothing to rescale
+    factor[r] = fast_exp2(m[r] - base[r]);
+    m[r] = mx[r];
+    l[r] *= factor[r];
+  }
+#pragma unroll
+  for (int i = 0; i < BN / 2; ++i) {
+    x[i] = fast_exp2(x[i] - base[(i / 2) % 2]);
+    l[(i / 2) % 2] += x[i];
+  }
+#pragma unroll
+  for (int j = 0; j < BN / 4; ++j) pa[j] = ts::sm90::pack_bf16x2(x[2 * j], x[2 * j + 1]);
+#pragma unroll
+  for (int i = 0; i < D / 2; ++i) o[i] *= factor[(i / 2) % 2];
+}
+
+// The softmax split in two for the overlapped schedule (attention_shared.hpp,
+// OverlapSchedule): stats while the previous block's P V is still in flight (it touches
+// only the scores: mask, new row max, exp2 in place, the rescale factor), apply after that
+// P V retired (rescale O and the partial sums, P as bf16x2 pairs).
+template <int BN>
+__device__ inline void softmax_stats(float* s, float* m, float* factor, RowMask mk, float scale_log2, int t) {
+  int const lane = t % 32;
+  int const row0 = mk.q0 + 16 * (t / 32) + lane / 4;
+  bool const need_mask = mk.key0 + BN > mk.seqlen || (mk.causal && mk.key0 + BN - 1 > mk.q0);
+  float mx[2] = {m[0], m[1]};
+#pragma unroll
+  for (int i = 0; i < BN / 2; ++i) {
+    float x = s[i] * scale_log2;
+    if (need_mask) {
+      int const col = mk.key0 + 8 * (i / 4) + 2 * (lane % 4) + (i % 2);
+      int const row = row0 + 8 * ((i / 2) % 2);
+      if (col >= mk.seqlen || (mk.causal && col > row)) x = -INFINITY;
+    }
+    s[i] = x;
+    mx[(i / 2) % 2] = fmaxf(mx[(i / 2) % 2], x);
+  }
+  float base[2];
+#pragma unroll
+  for (int r = 0; r < 2; ++r) {
+    mx[r] = fmaxf(mx[r], __shfl_xor_sync(0xffffffffu, mx[r], 1));
+    mx[r] = fmaxf(mx[r], __shfl_xor_sync(0xffffffffu, mx[r], 2));
+    base[r] = mx[r] == -INFINITY ? 0.0f : mx[r];
+    factor[r] = fast_exp2(m[r] - base[r]);
+    m[r] = mx[r];
+  }
+#pragma unroll
+  for (int i = 0; i < BN / 2; ++i) s[i] = fast_exp2(s[i] - base[(i / 2) % 2]);
+}
+
+template <int D, int BN>
+__device__ inline void softmax_apply(float const* e, float* o, uint32_t* pa, float* l, float const* factor) {
+#pragma unroll
+  for (int r = 0; r < 2; ++r) l[r] *= factor[r];
+#pragma unroll
+  for (int i = 0; i < BN / 2; ++i) l[(i / 2) % 2] += e[i];
+#pragma unroll
+  for (int j = 0; j < BN / 4; ++j) pa[j] = ts::sm90::pack_bf16x2(e[2 * j], e[2 * j + 1]);
+#pragma unroll
+  for (int i = 0; i < D / 2; ++i) o[i] *= factor[(i / 2) % 2];
+}
+
+template <int N>
+__device__ inline void retire_keep_one(float* d) {
+  ts::sm90::wgmma_wait<1>();
+  fence_regs<N>(d);
+}
+
+// O += P V (issued and committed).
+template <int D, int BN>
+__device__ inline void pv_issue(float* o, uint32_t const* pa, uint64_t v_addr) {
+  auto const* v = reinterpret_cast<uint16_t const*>(uintptr_t(v_addr));
+  fence_regs<D / 2>(o);
+  ts::sm90::wgmma_fence();
+#pragma unroll
+  for (int kk = 0; kk < BN / 16; ++kk) {
+    uint32_t const a[4] = {pa[4 * kk], pa[4 * kk + 1], pa[4 * kk + 2], pa[4 * kk + 3]};
+    uint64_t const db = ts::sm90::desc_mn_major_sw128(v + kk * 16 * 64, BN * 128);
+    if constexpr (D == 64) ts::sm90::wgmma_m64n64k16_rs_bf16<1>(o, a, db, 1);
+    if constexpr (D == 128) ts::sm90::wgmma_m64n128k16_rs_bf16<1>(o, a, db, 1);
+    if constexpr (D == 256) ts::sm90::wgmma_m64n256k16_rs_bf16<1>(o, a, db, 1);
+  }
+  ts::sm90::wgmma_commit();
+}
+
+// O normalised and stored as bf16 pairs straight from the fragment; LSE by one thread of
+// each quad. Rows past the sequence are not stored.
+template <int D>
+__device__ inline void store(float const* o, float const* m, float const* l, uint16_t* out, float* lse, int token0,
+                             int q0, int seqlen, int head, int hq, int tokens, bool exists, int t) {
+  int const lane = t % 32;
+  float lt[2], inv[2];
+#pragma unroll
+  for (int r = 0; r < 2; ++r) {
+    lt[r] = l[r] + __shfl_xor_sync(0xffffffffu, l[r], 1);
+    lt[r] += __shfl_xor_sync(0xffffffffu, lt[r], 2);
+    inv[r] = lt[r] > 0 ? 1.0f / lt[r] : 0.0f;
+  }
+  if (!exists) return;
+  int const row0 = q0 + 16 * (t / 32) + lane / 4;
+  auto* dst = reinterpret_cast<__nv_bfloat16*>(out);
+#pragma unroll
+  for (int i = 0; i < D / 2; i += 2) {
+    int const r = (i / 2) % 2;
+    int const row = row0 + 8 * r;
+    int const col = 8 * (i / 4) + 2 * (lane % 4);
+    if (row < seqlen)
+      *reinterpret_cast<__nv_bfloat162*>(dst + (size_t(token0 + row) * hq + head) * D + col) =
+          __floats2bfloat162_rn(o[i] * inv[r], o[i + 1] * inv[r]);
+  }
+  if (lane % 4 == 0)
+#pragma unroll
+    for (int r = 0; r < 2; ++r) {
+      int const row = row0 + 8 * r;
+      if (row < seqlen) lse[size_t(head) * tokens + token0 + row] = m[r] * 0.69314718055994531f + __logf(lt[r]);
+    }
+}
+
+}  // namespace attn::dev
+#endif

@@ -1,0 +1,79 @@
+// Host-side declaration of forward attention (attention_schedule.hpp): resources, tasks,
+// dependency graph, registers. One CTA = 384 threads: warp 0 loads (24 registers, the rest
+// of its warp group idles), warp groups 1 and 2 compute (240 registers each).
+#pragma once
+#include "attention_schedule.hpp"
+#include "ts/task_manager.hpp"
+
+namespace attn {
+
+// What the manager needs; the maps and buffers belong to the caller (attention_host.hpp
+// on the emulator). plan.blocks must outlive every run.
+struct Problem {
+  Plan plan;
+  void const* map_q = nullptr;  // Q as [tokens][hq * D], 64 x D boxes
+  void const* map_k = nullptr;  // K as [tokens][hkv * D], kBlockN x D boxes
+  void const* map_v = nullptr;  // V likewise
+  uint16_t* o = nullptr;
+  float* lse = nullptr;
+  int pairs() const { return plan.num_blocks * plan.head_pairs; }
+};
+
+template <int D, Variant V = Variant::kCorrect>
+inline auto make_attention(Problem const& p, ts::Options o = {}) {
+  PairQueue q;
+  q.num_tiles = p.pairs();
+  q.plan = p.plan;
+  auto out = [&](int half) {
+    GmemO<D> g;
+    g.plan = p.plan;
+    g.half = half;
+    g.o = p.o;
+    g.lse = p.lse;
+    return g;
+  };
+  auto acc = [&] {
+    OutAcc<D> a{};
+    a.plan = p.plan;
+    return a;
+  };
+  QRing<D> qr{};
+  qr.map = p.map_q;
+  KvRing<D> kr{}, vr{};
+  kr.map = p.map_k;
+  vr.map = p.map_v;
+  auto wq = ts::resource("pairs", q);
+  auto gmem = ts::resource("gmem_qkv", GmemQKV<D>{{}, p.plan});
+  auto q_smem = ts::resource("q_smem", qr);
+  auto k_smem = ts::resource("k_smem", kr);
+  auto v_smem = ts::resource("v_smem", vr);
+  auto s0 = ts::resource("s0", Scores<D>{});
+  auto s1 = ts::resource("s1", Scores<D>{});
+  auto acc0 = ts::resource("acc0", acc());
+  auto acc1 = ts::resource("acc1", acc());
+  auto o0 = ts::resource("o0", out(0));
+  auto o1 = ts::resource("o1", out(1));
+  auto order = ts::resource("order", MathOrder{});
+  auto load = ts::Task("Load").warps(0, 1).reads(gmem, wq).writes(q_smem, k_smem, v_smem).schedule(
+      ts::with_registers<24>(LoadSchedule<D>{}), gmem, q_smem, k_smem, v_smem, wq);
+  auto g0 = ts::Task("Group0").warps(4, 4);
+  auto g1 = ts::Task("Group1").warps(8, 4);
+  if constexpr (V != Variant::kNoOrder) {
+    g0.reads(q_smem, k_smem, v_smem, s0, acc0, wq).writes(order, s0, acc0, o0);
+    g1.reads(order, q_smem, k_smem, v_smem, s1, acc1, wq).writes(s1, acc1, o1);
+  } else {
+    g0.reads(q_smem, k_smem, v_smem, s0, acc0, wq).writes(s0, acc0, o0);
+    g1.reads(q_smem, k_smem, v_smem, s1, acc1, wq).writes(s1, acc1, o1);
+  }
+  auto c0 = g0.schedule(ts::with_registers<240>(ConsumerSchedule<D, 0, V>{}), order, q_smem, k_smem, v_smem, s0,
+                        acc0, o0, wq);
+  auto c1 = g1.schedule(ts::with_registers<240>(ConsumerSchedule<D, 1, V>{}), order, q_smem, k_smem, v_smem, s1,
+                        acc1, o1, wq);
+  ts::DependencyGraph graph{{q_smem, {gmem}}, {k_smem, {gmem}}, {v_smem, {gmem}}, {s0, {q_smem, k_smem}},
+                            {s1, {q_smem, k_smem}}, {acc0, {s0, v_smem}}, {acc1, {s1, v_smem}}, {o0, {acc0}},
+                            {o1, {acc1}}};
+  if constexpr (V != Variant::kNoOrder) graph.edges.push_back({order, {order}});
+  return ts::TaskManager(ts::tasks(load, c0, c1), graph, o);
+}
+
+}  // namespace attn

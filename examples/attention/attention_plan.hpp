@@ -1,0 +1,111 @@
+// Forward attention as TS resources (docs/attention.md): the problem's shape constants and
+// the tile plan, the part the resources, the queue and the host share.
+//
+// Layout (packed, "varlen" form for every problem): Q and O are [tokens][Hq][D], K and V
+// [tokens][Hkv][D], bf16 bits; sequence b occupies tokens cu_seqlens[b] .. cu_seqlens[b+1]
+// of all four (the same lengths for queries and keys, so causal is unambiguous); LSE is
+// [Hq][tokens] fp32, natural log. A fixed-length batch is cu_seqlens = {0, S, 2S, ...}.
+//
+// Work tiles. One consumer warp group owns a 64-row Q block of one head; the two groups of
+// a CTA take turns on the K/V rings block by block, so a queue tile is a *pair*: the same
+// Q block (batch b, rows q0 .. q0 + 63) of heads 2 hp and 2 hp + 1. Both halves of a pair
+// have the same K/V loop length (it depends on the sequence and the Q block only, never on
+// the head), which is what lets the three tasks share one per-tile domain bound. With an
+// odd head count the last pair's second half recomputes head Hq - 1 and stores nothing.
+#pragma once
+#include <cstdint>
+
+#include "ts/core/macros.hpp"
+#include "ts/core/resource_types.hpp"
+#include "ts/core/stage_info.hpp"
+
+namespace attn {
+
+// Per head dimension: 64 query rows per warp group (one m64 wgmma), a K/V block of kBlockN
+// keys (128; 64 at D = 256 so that Q, K and V stages fit SMEM), two stages per ring.
+template <int D>
+struct Dims {
+  static_assert(D == 64 || D == 128 || D == 256, "attention head dim must be 64, 128 or 256");
+  static constexpr int kHeadDim = D;
+  static constexpr int kBlockM = 64;
+  static constexpr int kBlockN = D == 256 ? 64 : 128;
+  static constexpr int kStagesQ = 2;   // one Q block per warp group
+  static constexpr int kStagesKV = 2;  // one K (V) block per warp group in flight
+  static constexpr int kBytesQ = kBlockM * D * 2;
+  static constexpr int kBytesKV = kBlockN * D * 2;
+};
+
+// One Q block of one sequence (shared by every head pair).
+struct QBlock {
+  int token0 = 0;     // first token of the sequence
+  int seqlen = 0;     // tokens of the sequence (queries = keys)
+  int q0 = 0;         // first query row of the block, within the sequence
+  int kv_blocks = 0;  // K/V blocks the block attends to (>= 1)
+};
+
+struct Plan {
+  QBlock const* blocks = nullptr;  // num_blocks entries, longest first when causal
+  int num_blocks = 0;
+  int hq = 0, hkv = 0, head_pairs = 0;
+  int total_tokens = 0;
+  int causal = 0;
+  float scale_log2 = 0;  // softmax scale * log2(e): scores go through exp2
+  // 0: a tile is a pair of heads, one 64-row block each (attention_schedule.hpp); 1: a tile
+  // is one 128-row block of one head, rows 64 h .. of it for group h (attention_shared.hpp).
+  int shared = 0;
+
+  TS_HD QBlock block(ts::WorkTile const& w) const { return blocks[w.coord[0]]; }
+  // Head of group h's rows (pairs: clamped, the missing half of an odd head count).
+  TS_HD int head(ts::WorkTile const& w, int half) const {
+    if (shared) return w.coord[1];
+    int h = 2 * w.coord[1] + half;
+    return h < hq ? h : hq - 1;
+  }
+  TS_HD bool head_exists(ts::WorkTile const& w, int half) const { return shared || 2 * w.coord[1] + half < hq; }
+  // First row of group h's 64 rows within the tile's Q block.
+  TS_HD int row0(int half) const { return shared ? 64 * half : 0; }
+  TS_HD int kv_head(int h) const { return h / (hq / hkv); }
+};
+
+// Static persistent queue over (Q block, head) tiles of the shared-K/V shape: tile t is Q
+// block t / hq of head t % hq.
+struct HeadTileQueue : ts::WorkQueue {
+  Plan plan;
+  TS_HD ts::WorkTile make_tile(int t) const {
+    ts::WorkTile w;
+    w.tile_idx = t;
+    w.valid = t < num_tiles;
+    if (!w.valid) return w;
+    w.coord[0] = t / plan.hq;
+    w.coord[1] = t % plan.hq;
+    return w;
+  }
+  TS_HD long long kv_blocks(ts::WorkTile const& w) const { return w.valid ? plan.blocks[w.coord[0]].kv_blocks : 0; }
+};
+
+// Static persistent queue over pairs: CTA b takes pairs b, b + grid, ...; pair p is Q block
+// p / head_pairs (blocks[] order) of head pair p % head_pairs.
+struct PairQueue : ts::WorkQueue {
+  Plan plan;
+  TS_HD ts::WorkTile make_tile(int p) const {
+    ts::WorkTile w;
+    w.tile_idx = p;
+    w.valid = p < num_tiles;
+    if (!w.valid) return w;
+    w.coord[0] = p / plan.head_pairs;
+    w.coord[1] = p % plan.head_pairs;
+    return w;
+  }
+  // The per-tile domain bound of all three tasks: the pair's K/V blocks.
+  TS_HD long long kv_blocks(ts::WorkTile const& w) const { return w.valid ? plan.blocks[w.coord[0]].kv_blocks : 0; }
+};
+
+// K/V blocks a Q block attends to: every key of the sequence, or (causal) keys up to the
+// block's last row.
+TS_HD inline int kv_blocks_of(int seqlen, int q0, int block_m, int block_n, bool causal) {
+  int keys = seqlen;
+  if (causal && q0 + block_m < keys) keys = q0 + block_m;
+  return (keys + block_n - 1) / block_n;
+}
+
+}  // namespace attn

@@ -1,0 +1,224 @@
+// The shared-K/V shape of forward attention (FlashAttention-3's): a tile is one 128-row Q
+// block of one head; group 0 computes its rows 0..63, group 1 rows 64..127, and both
+// consume every stage of one Q ring and of the K and V rings (each stage is waited for and
+// released by both groups: the rings' consumer group is the 8 warps). K and V are loaded
+// once per tile for both groups, twice the arithmetic per byte of the pair shape
+// (attention_schedule.hpp), and under GQA no K/V block is loaded twice. Both groups loop
+// over the same K/V blocks (the tile's, causal: up to its last row; group 0's rows mask
+// the keys past them). The order barrier alternates the groups' Q K^T issues as in the
+// pair shape. Resources, bodies and the plan are the pair shape's with plan.shared = 1.
+#pragma once
+#include "attention_schedule.hpp"
+#include <type_traits>
+
+#include "ts/task_manager.hpp"
+
+namespace attn::shared {
+
+constexpr int kRows = 128;  // Q rows per tile
+
+template <int D>
+struct SharedDims {
+  using Dm = Dims<D>;
+  static constexpr int kStagesQ = D == 256 ? 1 : 2;  // 128 x 256 bf16 is 64 KiB
+};
+template <int D>
+using QRing = TileRing<kRows, D, SharedDims<D>::kStagesQ>;
+
+template <int D>
+struct SourceQKV : GmemQKV<D> {
+  // Consumer work: the tile's 128-row Q box and this iteration's K/V box.
+  TS_HD Box q_box(ts::ConsumerStage const& si) const {
+    QBlock b = this->plan.block(si.work_tile);
+    return Box{si.work_tile.coord[1] * D, b.token0 + b.q0};
+  }
+  TS_HD Box kv_box(ts::ConsumerStage const& si) const {
+    QBlock b = this->plan.block(si.work_tile);
+    return Box{this->plan.kv_head(si.work_tile.coord[1]) * D, b.token0 + int(si.loop_offset) * Dims<D>::kBlockN};
+  }
+};
+
+template <class Q>
+TS_HD auto tile_kv_bound(Q& wq) {
+  return ts::at_least(1, ts::per_tile<&HeadTileQueue::kv_blocks>(wq));
+}
+
+template <int D>
+struct LoadSchedule {
+  template <class S, class G, class Qr, class Kr, class Vr, class W>
+  TS_HD void operator()(S& s, G& gmem, Qr& q, Kr& k, Vr& v, W& wq) const {
+    s.work_tile_loop(wq, [&] {
+      q.acquire();
+      ts::work<&QRing<D>::load>(q, ts::work<&SourceQKV<D>::q_box>(gmem));
+      q.commit();
+      s.domain_loop(0, tile_kv_bound(wq), 1, [&] {
+        auto box = ts::work<&SourceQKV<D>::kv_box>(gmem);
+        k.acquire();
+        ts::work<&KvRing<D>::load>(k, box);
+        k.commit();
+        v.acquire();
+        ts::work<&KvRing<D>::load>(v, box);
+        v.commit();
+      });
+      ts::queue_epilogue(wq);
+    });
+  }
+};
+
+enum class Variant {
+  kCorrect,
+  kNoOrder,                 // no order barrier (still safe: the order is for the tensor cores)
+  kOrderReleasedAfterLoop,  // group 1 gives the order back once per tile: deadlock at k >= 2
+  kGroup1SkipsVRelease,     // group 1 never releases V: a stage reuse race
+};
+
+template <int D, int G, Variant V = Variant::kCorrect>
+struct ConsumerSchedule {
+  static constexpr bool kOrder = V != Variant::kNoOrder;
+  template <class S, class Ord, class Qr, class Kr, class Vr, class Sc, class Acc, class Out, class W>
+  TS_HD void operator()(S& s, Ord& order, Qr& q, Kr& k, Vr& v, Sc& sc, Acc& acc, Out& out, W& wq) const {
+    s.work_tile_loop(wq, [&] {
+      q.wait();
+      auto q_stage = ts::work<&QRing<D>::operand>(q);
+      ts::work<&OutAcc<D>::begin_tile>(acc);
+      s.domain_loop(0, tile_kv_bound(wq), 1, [&] {
+        if constexpr (kOrder && G == 0) order.acquire();
+        if constexpr (kOrder && G == 1) order.wait();
+        k.wait();
+        ts::work<&Scores<D, kRows>::qk>(sc, q_stage, ts::work<&KvRing<D>::operand>(k));
+        if constexpr (kOrder && G == 0) order.commit();
+        if constexpr (kOrder && G == 1 && V != Variant::kOrderReleasedAfterLoop) order.release();
+        ts::work<&Scores<D, kRows>::retire>(sc);
+        k.release();
+        ts::work<&OutAcc<D>::softmax>(acc, ts::work<&Scores<D, kRows>::fragment>(sc));
+        v.wait();
+        ts::work<&OutAcc<D>::pv>(acc, ts::work<&KvRing<D>::operand>(v));
+        ts::work<&OutAcc<D>::retire>(acc);
+        if constexpr (!(G == 1 && V == Variant::kGroup1SkipsVRelease)) v.release();
+      });
+      if constexpr (kOrder && G == 1 && V == Variant::kOrderReleasedAfterLoop) order.release();
+      ts::work<&GmemO<D>::store>(out, ts::work<&OutAcc<D>::result>(acc), q_stage);
+      q.release();
+      ts::queue_epilogue(wq);
+    });
+  }
+};
+
+// The overlapped schedule (FlashAttention-3's intra-warpgroup overlap): iteration j issues
+// Q K^T of block j and then P V of block j - 1, retires the Q K^T alone (wait_group 1),
+// runs the first half of the softmax of block j while that P V still runs on the tensor
+// cores, retires the P V, releases its V stage and finishes the softmax (rescale O, form
+// P). The last block's P V follows the loop. V is consumed one iteration behind K.
+template <int D, int G>
+struct OverlapSchedule {
+  template <class S, class Ord, class Qr, class Kr, class Vr, class Sc, class Acc, class Out, class W>
+  TS_HD void operator()(S& s, Ord& order, Qr& q, Kr& k, Vr& v, Sc& sc, Acc& acc, Out& out, W& wq) const {
+    s.work_tile_loop(wq, [&] {
+      q.wait();
+      auto q_stage = ts::work<&QRing<D>::operand>(q);
+      ts::work<&OutAcc<D>::begin_tile>(acc);
+      s.domain_loop(0, tile_kv_bound(wq), 1, [&] {
+        if constexpr (G == 0) order.acquire();
+        if constexpr (G == 1) order.wait();
+        k.wait();
+        ts::work<&Scores<D, kRows>::qk>(sc, q_stage, ts::work<&KvRing<D>::operand>(k));
+        s.every(1, 1, [&] {  // P V of the previous block, behind this block's Q K^T
+          v.wait();
+          ts::work<&OutAcc<D>::pv>(acc, ts::work<&KvRing<D>::operand>(v));
+        });
+        if constexpr (G == 0) order.commit();
+        if constexpr (G == 1) order.release();
+        s.first_iter([&] { ts::work<&Scores<D, kRows>::retire>(sc); });
+        s.every(1, 1, [&] { ts::work<&Scores<D, kRows>::retire_keep_one>(sc); });
+        k.release();
+        ts::work<&OutAcc<D>::softmax_stats>(acc, ts::work<&Scores<D, kRows>::fragment>(sc));
+        s.every(1, 1, [&] {
+          ts::work<&OutAcc<D>::retire>(acc);
+          v.release();
+        });
+        ts::work<&OutAcc<D>::softmax_apply>(acc, ts::work<&Scores<D, kRows>::fragment>(sc));
+      });
+      v.wait();  // the last block's P V
+      ts::work<&OutAcc<D>::pv>(acc, ts::work<&KvRing<D>::operand>(v));
+      ts::work<&OutAcc<D>::retire>(acc);
+      v.release();
+      ts::work<&GmemO<D>::store>(out, ts::work<&OutAcc<D>::result>(acc), q_stage);
+      q.release();
+      ts::queue_epilogue(wq);
+    });
+  }
+};
+
+template <int D, int G, Variant V, bool kOverlap>
+using ConsumerOf = std::conditional_t<kOverlap, OverlapSchedule<D, G>, ConsumerSchedule<D, G, V>>;
+
+// p.plan.blocks: 128-row Q blocks (plan_blocks<D>(shape, kRows)), p.plan.shared = 1;
+// p.map_q in 128 x D boxes (the emulator; 128 x 64 on the device).
+template <int D, Variant V = Variant::kCorrect, bool kOverlap = false>
+inline auto make_attention_shared(Problem const& p, ts::Options o = {}) {
+  static_assert(!kOverlap || V == Variant::kCorrect, "the overlapped schedule has no near-miss variants");
+  if (!p.plan.shared) throw std::invalid_argument("attention: make_attention_shared needs plan.shared = 1");
+  HeadTileQueue q;
+  q.num_tiles = p.plan.num_blocks * p.plan.hq;
+  q.plan = p.plan;
+  auto out = [&](int half) {
+    GmemO<D> g;
+    g.plan = p.plan;
+    g.half = half;
+    g.o = p.o;
+    g.lse = p.lse;
+    return g;
+  };
+  auto acc = [&](int half) {
+    OutAcc<D> a{};
+    a.plan = p.plan;
+    a.half = half;
+    return a;
+  };
+  auto scores = [&](int half) {
+    Scores<D, kRows> sc{};
+    sc.q_row0 = 64 * half;
+    return sc;
+  };
+  QRing<D> qr{};
+  qr.map = p.map_q;
+  KvRing<D> kr{}, vr{};
+  kr.map = p.map_k;
+  vr.map = p.map_v;
+  SourceQKV<D> src{};
+  src.plan = p.plan;
+  auto wq = ts::resource("tiles", q);
+  auto gmem = ts::resource("gmem_qkv", src);
+  auto q_smem = ts::resource("q_smem", qr);
+  auto k_smem = ts::resource("k_smem", kr);
+  auto v_smem = ts::resource("v_smem", vr);
+  auto s0 = ts::resource("s0", scores(0));
+  auto s1 = ts::resource("s1", scores(1));
+  auto acc0 = ts::resource("acc0", acc(0));
+  auto acc1 = ts::resource("acc1", acc(1));
+  auto o0 = ts::resource("o0", out(0));
+  auto o1 = ts::resource("o1", out(1));
+  auto order = ts::resource("order", MathOrder{});
+  auto load = ts::Task("Load").warps(0, 1).reads(gmem, wq).writes(q_smem, k_smem, v_smem).schedule(
+      ts::with_registers<24>(LoadSchedule<D>{}), gmem, q_smem, k_smem, v_smem, wq);
+  auto g0 = ts::Task("Group0").warps(4, 4);
+  auto g1 = ts::Task("Group1").warps(8, 4);
+  if constexpr (V != Variant::kNoOrder) {
+    g0.reads(q_smem, k_smem, v_smem, s0, acc0, wq).writes(order, s0, acc0, o0);
+    g1.reads(order, q_smem, k_smem, v_smem, s1, acc1, wq).writes(s1, acc1, o1);
+  } else {
+    g0.reads(q_smem, k_smem, v_smem, s0, acc0, wq).writes(s0, acc0, o0);
+    g1.reads(q_smem, k_smem, v_smem, s1, acc1, wq).writes(s1, acc1, o1);
+  }
+  auto c0 = g0.schedule(ts::with_registers<240>(ConsumerOf<D, 0, V, kOverlap>{}), order, q_smem, k_smem, v_smem, s0,
+                        acc0, o0, wq);
+  auto c1 = g1.schedule(ts::with_registers<240>(ConsumerOf<D, 1, V, kOverlap>{}), order, q_smem, k_smem, v_smem, s1,
+                        acc1, o1, wq);
+  ts::DependencyGraph graph{{q_smem, {gmem}}, {k_smem, {gmem}}, {v_smem, {gmem}}, {s0, {q_smem, k_smem}},
+                            {s1, {q_smem, k_smem}}, {acc0, {s0, v_smem}}, {acc1, {s1, v_smem}}, {o0, {acc0}},
+                            {o1, {acc1}}};
+  if constexpr (V != Variant::kNoOrder) graph.edges.push_back({order, {order}});
+  return ts::TaskManager(ts::tasks(load, c0, c1), graph, o);
+}
+
+}  // namespace attn::shared

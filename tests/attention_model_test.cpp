@@ -1,0 +1,151 @@
+// Forward attention (examples/attention): the checker proves the three schedules safe for
+// every K/V loop length and every number of pairs a CTA takes, at every head dim; the near
+// misses are judged (no order barrier: still safe; the order released once per pair: a
+// deadlock; group 1 taking its Q turn after its wait: both groups on one commit); the
+// layout fits; bad shapes are refused with a message naming the culprit.
+#include <gtest/gtest.h>
+
+#include <sstream>
+#include <string>
+
+#include "attention/attention_host.hpp"
+#include "ts/check/checker.hpp"
+#include "ts/runtime/kernel_params.hpp"
+
+namespace {
+
+using attn::Variant;
+
+ts::Options quiet() {
+  ts::Options o;
+  o.verbose = false;
+  o.throw_on_unsafe = false;
+  return o;
+}
+
+// A problem for capture only: the model does not depend on the data.
+template <int D>
+attn::Problem model_problem(std::vector<attn::QBlock>& blocks) {
+  attn::Shape s{{0, 300, 812}, 6, 2, D, true};
+  blocks = attn::plan_blocks<D>(s);
+  attn::Problem p;
+  p.plan.blocks = blocks.data();
+  p.plan.num_blocks = int(blocks.size());
+  p.plan.hq = 6;
+  p.plan.hkv = 2;
+  p.plan.head_pairs = 3;
+  p.plan.total_tokens = 812;
+  p.plan.causal = 1;
+  return p;
+}
+
+template <int D>
+void expect_proved() {
+  std::vector<attn::QBlock> blocks;
+  std::ostringstream out;
+  ts::Options o = quiet();
+  o.verbose = true;
+  auto tm = attn::make_attention<D>(model_problem<D>(blocks), o);
+  auto rep = tm.print_and_verify(out);
+  for (auto const& d : rep.diagnostics) ADD_FAILURE() << d.format();
+  std::string const s = out.str();
+  EXPECT_EQ(rep.verdict, ts::Verdict::SafeAllK) << s;
+  EXPECT_NE(s.find("Result: SAFE (for all k >= 1), for every number of work tiles"), std::string::npos) << s;
+  // The turns are in the printout: group 1 passes over group 0's stages and back.
+  EXPECT_NE(s.find("k_smem ConsumerSkip["), std::string::npos) << s;
+  EXPECT_NE(s.find("q_smem ConsumerSkip["), std::string::npos) << s;
+  auto scope = s.find("Scope:");
+  ASSERT_NE(scope, std::string::npos) << s;
+  std::cout << "D=" << D << " " << s.substr(scope, s.find('\n', scope) - scope) << "\n";
+  // The layout fits one CTA of 384 threads.
+  auto const& L = tm.layout();
+  EXPECT_LE(L.smem_bytes, ts::kSm90SmemCapacity);
+  EXPECT_EQ(L.block_threads, 384);
+  EXPECT_NO_THROW(ts::make_kernel_params(tm, L));
+}
+
+TEST(AttentionModel, HeadDim64IsProvedForEveryLengthAndTileCount) { expect_proved<64>(); }
+TEST(AttentionModel, HeadDim128IsProvedForEveryLengthAndTileCount) { expect_proved<128>(); }
+TEST(AttentionModel, HeadDim256IsProvedForEveryLengthAndTileCount) { expect_proved<256>(); }
+
+TEST(AttentionModel, PrintoutShowsTheScheduleOfHeadDim128) {
+  std::vector<attn::QBlock> blocks;
+  std::ostringstream out;
+  ts::Options o = quiet();
+  o.verbose = true;
+  auto tm = attn::make_attention<128>(model_problem<128>(blocks), o);
+  tm.print_and_verify(out);
+  std::string const s = out.str();
+  EXPECT_NE(s.find("Group0[4:8)"), std::string::npos) << s;
+  EXPECT_NE(s.find("Group1[8:12)"), std::string::npos) << s;
+  EXPECT_NE(s.find("order ProducerAcquire"), std::string::npos) << s;
+  EXPECT_NE(s.find("Load[0:1) 24 regs/thread"), std::string::npos) << s;
+}
+
+// The order barrier is not what keeps the rings safe: the turns alone do (static skips of
+// one stage on two-stage rings). Without it the schedule is still proved.
+TEST(AttentionModel, WithoutTheOrderBarrierTheTurnsAloneAreSafe) {
+  std::vector<attn::QBlock> blocks;
+  auto r = ts::check::run_exhaustive(attn::make_attention<128, Variant::kNoOrder>(model_problem<128>(blocks), quiet()).model());
+  EXPECT_EQ(r.verdict, ts::Verdict::SafeAllK) << r.report;
+}
+
+// Group 1 gives the order back once per pair instead of once per block: group 0's second
+// acquire waits for a release that comes only after group 1's loop, whose second wait
+// needs group 0's second commit.
+TEST(AttentionModel, OrderReleasedOncePerPairDeadlocks) {
+  std::vector<attn::QBlock> blocks;
+  auto r = ts::check::run_exhaustive(
+      attn::make_attention<128, Variant::kOrderReleasedAfterLoop>(model_problem<128>(blocks), quiet()).model());
+  ASSERT_EQ(r.verdict, ts::Verdict::Unsafe) << r.report;
+  ASSERT_TRUE(r.failure.has_value());
+  EXPECT_EQ(r.failure->kind, "deadlock") << r.report;
+  // One block per pair is fine (one acquire, one release); two are not.
+  EXPECT_NE(r.report.find("the shortest failing length is k=2"), std::string::npos) << r.report;
+}
+
+// Group 1 waits on the Q ring before skipping: both groups take half 0's Q commit.
+TEST(AttentionModel, QTurnAfterTheWaitIsUnsafe) {
+  std::vector<attn::QBlock> blocks;
+  auto r = ts::check::run_exhaustive(
+      attn::make_attention<128, Variant::kQTurnAfterWait>(model_problem<128>(blocks), quiet()).model());
+  ASSERT_EQ(r.verdict, ts::Verdict::Unsafe) << r.report;
+  ASSERT_TRUE(r.failure.has_value());
+  std::cout << "failure: " << r.failure->kind << ": " << r.failure->detail.substr(0, 300) << "\n";
+  EXPECT_NE(r.failure->detail.find("q_smem"), std::string::npos) << r.failure->detail;
+}
+
+TEST(AttentionModel, BadShapesAreRefusedWithTheCulprit) {
+  auto msg = [](attn::Shape s) {
+    try {
+      attn::validate(s);
+    } catch (std::invalid_argument const& e) {
+      return std::string(e.what());
+    }
+    return std::string("(accepted)");
+  };
+  EXPECT_NE(msg({{0, 128}, 4, 4, 96, false}).find("head_dim must be 64, 128 or 256, got 96"), std::string::npos);
+  EXPECT_NE(msg({{0, 128}, 6, 4, 64, false}).find("K/V heads must divide Q heads (GQA), got hq=6 hkv=4"),
+            std::string::npos);
+  EXPECT_NE(msg({{0, 128, 64}, 2, 2, 64, false}).find("cu_seqlens must be non-decreasing, got cu_seqlens[2]=64"),
+            std::string::npos);
+  EXPECT_NE(msg({{3, 128}, 2, 2, 64, false}).find("cu_seqlens[0] must be 0, got 3"), std::string::npos);
+  EXPECT_NE(msg({{0}, 2, 2, 64, false}).find("cu_seqlens needs at least 2 entries"), std::string::npos);
+  EXPECT_EQ(msg({{0, 128, 128, 300}, 8, 2, 128, true}), "(accepted)");  // an empty sequence is fine
+}
+
+// The plan: pairs of heads share one K/V length; causal blocks come longest first.
+TEST(AttentionModel, CausalPlanIsLongestFirstAndCoversEveryRow) {
+  attn::Shape s{{0, 200, 456}, 3, 1, 128, true};
+  auto blocks = attn::plan_blocks<128>(s);
+  ASSERT_EQ(blocks.size(), 4u + 4u);  // ceil(200 / 64) + ceil(256 / 64)
+  for (size_t i = 1; i < blocks.size(); ++i) EXPECT_GE(blocks[i - 1].kv_blocks, blocks[i].kv_blocks);
+  int rows = 0;
+  for (auto const& b : blocks) rows += std::min(64, b.seqlen - b.q0);
+  EXPECT_EQ(rows, 456);
+  EXPECT_EQ(attn::kv_blocks_of(256, 192, 64, 128, true), 2);
+  EXPECT_EQ(attn::kv_blocks_of(256, 0, 64, 128, true), 1);
+  EXPECT_EQ(attn::kv_blocks_of(200, 0, 64, 128, false), 2);
+}
+
+}  // namespace
