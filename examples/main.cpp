@@ -93,7 +93,7 @@ bool run_gemm_pair(uint64_t seed, std::string& verdict, bool first, MakeStatic m
   return err.empty() && stats.ctas_started + stats.ctas_canceled == h.tiles();
 }
 
-// The attention example (16): odd seeds the pair schedule on a causal varlen batch with
+// The attention example (17): odd seeds the pair schedule on a causal varlen batch with
 // GQA at head dim 64, even seeds the shared-K/V schedule on two non-causal sequences at
 // head dim 128 (docs/attention.md).
 template <int D, bool kShared>
@@ -210,17 +210,6 @@ int main() {
                                       .detect_races = true});
                     return b.matches();
                   }),
-      run_example("16_warp_lane_consumer",
-                  [](uint64_t seed, std::string& verdict, bool first) {
-                    namespace p = examples::patterns;
-                    p::PatternBuffers b(kElems);
-                    int pairs = 1 + int(seed % 4);  // the tile length is a runtime value: vary it
-                    auto tm = p::make_warp_lane_consumer(b, printing(first), pairs);
-                    verify(tm, verdict);
-                    ts::cpu::run(tm, {.grid_blocks = p::warp_lane_tiles(kElems, pairs), .resident_blocks = 3,
-                                      .seed = seed, .detect_races = true});
-                    return b.matches();
-                  }),
       // Pipeline groups (SPEC S10): shared barriers, collapsed ops through ts::group.
       run_example("11_merge_sum",
                   [](uint64_t seed, std::string& verdict, bool first) {
@@ -267,7 +256,18 @@ int main() {
                         [](gemm::Problem const& p, ts::Options o) { return gemm::bw::make_gemm(p, o); },
                         [](gemm::Problem const& p, ts::Options o) { return gemm::bw::make_gemm(p, ts::ClcScheduler{}, o); });
                   }),
-      run_example("16_attention_emulated",
+      run_example("16_warp_lane_consumer",
+                  [](uint64_t seed, std::string& verdict, bool first) {
+                    namespace p = examples::patterns;
+                    p::PatternBuffers b(kElems);
+                    int pairs = 1 + int(seed % 4);  // the tile length is a runtime value: vary it
+                    auto tm = p::make_warp_lane_consumer(b, printing(first), pairs);
+                    verify(tm, verdict);
+                    ts::cpu::run(tm, {.grid_blocks = p::warp_lane_tiles(kElems, pairs), .resident_blocks = 3,
+                                      .seed = seed, .detect_races = true});
+                    return b.matches();
+                  }),
+      run_example("17_attention_emulated",
                   [](uint64_t seed, std::string& verdict, bool first) {
                     if (seed % 2)
                       return run_attention<64, false>({{0, 150, 200, 328}, 4, 2, 64, true}, seed, verdict, first);
