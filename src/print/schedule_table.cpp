@@ -5,7 +5,6 @@
 
 #include "ts/print/printout.hpp"
 #include "simulation.hpp"
-#include "ts/schedule/lane_mode.hpp"
 
 namespace ts::print {
 
@@ -41,21 +40,7 @@ void schedule_table(Model const& m, std::ostream& os) {
   }
   rule();
   if (sim.deadlock) os << "Simulation stopped: every remaining task is blocked.\n";
-  // The simulation steps a warp-lane op by one stage (docs/warp-lanes.md), so what it
-  // finds unconsumed on a ring with a lane side is its own miscount, not the schedule's.
-  int lane_lines = 0;
-  for (auto const& u : sim.unbalanced) {
-    bool lane_ring = false;
-    for (size_t r = 0; r < m.resources.size(); ++r)
-      if ((warp_lane_side(m, int(r), true) || warp_lane_side(m, int(r), false)) &&
-          u.find(" from " + m.resources[r]->name + " ") != std::string::npos)
-        lane_ring = true;
-    if (lane_ring) ++lane_lines;
-    else os << u << "\n";
-  }
-  if (lane_lines)
-    os << lane_lines << " unbalanced line(s) on warp-lane rings left out: the table steps a lane op by one stage "
-       << "(the checker counts every warp's)\n";
+  for (auto const& u : sim.unbalanced) os << u << "\n";
   warp_lanes(m, os);
 }
 

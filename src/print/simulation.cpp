@@ -5,6 +5,7 @@
 
 #include "ts/check/program.hpp"
 #include "ts/schedule/expand.hpp"
+#include "ts/schedule/lane_mode.hpp"
 
 namespace ts::print {
 
@@ -156,6 +157,9 @@ Simulation simulate(Model const& m) {
       Credits* c = (s.resource >= 0 && credits.count(s.resource)) ? &credits[s.resource] : nullptr;
       SimCell cell = make_cell(t);
       bool enabled = true;
+      // A warp-lane op is one stage op per warp of the task (docs/warp-lanes.md), as the
+      // checker counts it; lane ops never mix with turn-taking or domain lanes on a side.
+      long long const w = c && !c->turns && !c->lanes ? warp_lane_weight(m, int(t), s) : 1;
       if (c && s.kind == SyncOp::Acquire && c->turns) {
         // The stage's previous occupant is free once someone released its position.
         long long prev = c->acquired - c->stages;
@@ -182,7 +186,7 @@ Simulation simulate(Model const& m) {
           }
         }
       } else if (c && s.kind == SyncOp::Acquire) {
-        enabled = c->acquired - c->min_released() < c->stages;
+        enabled = c->acquired + (w - 1) - c->min_released() < c->stages;
         if (enabled && c->acquired >= c->stages) {
           cell.handoff = true;
           long long k = c->acquired - c->stages;  // the release that freed this stage
@@ -194,7 +198,7 @@ Simulation simulate(Model const& m) {
         }
       } else if (c && s.kind == SyncOp::Wait) {
         long long k = c->item(int(t), c->waited[int(t)]);
-        enabled = c->committed > k;
+        enabled = c->committed > c->item(int(t), c->waited[int(t)] + w - 1);
         if (enabled) {
           cell.handoff = true;
           std::tie(cell.from_row, cell.from_task) = c->commit_at[k];
@@ -208,22 +212,25 @@ Simulation simulate(Model const& m) {
       }
       if (c) {
         using K = SyncOp;
-        if (s.kind == K::Acquire) ++c->acquired;
-        if (s.kind == K::Commit) {
-          ++c->committed;
-          c->commit_at.push_back({row_index, int(t)});
-        }
+        if (s.kind == K::Acquire) c->acquired += w;
+        if (s.kind == K::Commit)
+          for (long long i = 0; i < w; ++i) {
+            ++c->committed;
+            c->commit_at.push_back({row_index, int(t)});
+          }
         if (c->turns && (s.kind == K::Wait || s.kind == K::Release || s.kind == K::Skip)) {
           // Skip counts as the bound's value, or the sampled iterations of a runtime length.
           long long n = s.count.kind == ir::Bound::Kind::Static ? s.count.value : sim.sample_iterations;
           if (s.kind == K::Wait) ++c->wait_pos[int(t)], ++c->waited[int(t)];
           if (s.kind == K::Release) c->released_at[c->release_pos[int(t)]++] = {row_index, int(t)};
           if (s.kind == K::Skip) c->wait_pos[int(t)] += n, c->release_pos[int(t)] += n;
-        } else if (s.kind == K::Wait) ++c->waited[int(t)];
+        } else if (s.kind == K::Wait) c->waited[int(t)] += w;
         if (s.kind == K::Release && !c->turns) {
           int o = c->owner(int(t));  // a split consumer's releaser frees its waiter's stage
-          ++c->released[o];
-          c->release_at[o].push_back({row_index, int(t)});
+          for (long long i = 0; i < w; ++i) {
+            ++c->released[o];
+            c->release_at[o].push_back({row_index, int(t)});
+          }
         }
       }
       ++r.occurrences[r.seq[r.pc].step];

@@ -1,7 +1,7 @@
 // The warp-lane block of the printout (docs/warp-lanes.md): for every side of a resource
 // that runs in warp-lane mode, which stages each warp of each issuing task handles. The
-// schedule table's simulation steps a task's op by one stage; this block is where the
-// printout shows that the op is `stride` stage ops, one per warp.
+// schedule table's simulation steps a lane op as `stride` stage ops and names the first
+// stage in its cell; this block shows which stage each warp takes.
 #include <ostream>
 #include <string>
 
@@ -45,7 +45,7 @@ void warp_lanes(Model const& m, std::ostream& os) {
         if (!stride) continue;
         if (!header) {
           os << "Warp lanes (S6.12): each warp of the task is one lane; one op of the task is `stride` stage ops, "
-                "one per warp (the table above steps it by one stage, the checker counts every warp's):\n";
+                "one per warp (the table above counts all of them and names the first stage):\n";
           header = true;
         }
         os << "  " << res.name << " " << side.name << " in " << t.name << "[" << t.warp_start << ":" << t.warp_end()
