@@ -7,6 +7,8 @@
 #     column-major A, column-major A + row-major B (128 x 256 tiles: 4096x4096 and
 #     2048x8192 are 512 tiles); ts_bench_pingpong / ts_bench_multicast M N K;
 #   ts_bench_imbalance 0 s: the grouped GEMM (static and dynamic) on 512 tiles of unequal K;
+#   ts_bench_trace san M N K: the traced GEMM at each trace level;
+#   ts_example_warp_lane_cuda: example 16, the warp-lane consumer;
 #   ts_examples_cuda BYTES: the five copies and examples 11-13 (64 MiB: 2048 TMA stages of
 #     32 KiB, 528 CTAs for the group examples).
 # Usage: scripts/gpu_sanitize.sh [build-dir] [tools] [runs]   (defaults: build-gpu,
@@ -34,6 +36,10 @@ command_of() {
     # One layout variant alone: synccheck of the whole ts_bench_gemm run takes minutes.
     gemm_cola_4096x4096x512) echo "$build/bench/gemm/ts_bench_gemm cola 4096 4096 512" ;;
     gemm_colab_4096x4096x512) echo "$build/bench/gemm/ts_bench_gemm colab 4096 4096 512" ;;
+    # The traced GEMM at each level (SMEM trace ring + bulk copies), 512 tiles.
+    trace_4096x4096x512) echo "$build/bench/gemm/ts_bench_trace san 4096 4096 512" ;;
+    # Example 16 (warp-lane consumer) on 4 M elements.
+    warp_lane_4M) echo "$build/examples/ts_example_warp_lane_cuda" ;;
     *) echo "unknown run $1" >&2; return 1 ;;
   esac
 }

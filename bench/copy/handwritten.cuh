@@ -30,7 +30,9 @@ __device__ __forceinline__ void wait_parity(uint64_t* bar, uint32_t phase) {
   }
 }
 
-// 02: warp 0 loads 32-element chunks into a 4-stage SMEM ring, warp 1 stores them.
+// 02: warp 0 loads 32-element chunks into a 4-stage SMEM ring, warp 1 stores them. The
+// load is issued before the wait for a free stage, as in example 02's schedule (nvcc
+// hoisted it there by itself in this kernel).
 __global__ void hw_pipelined(int16_t const* __restrict__ src, int16_t* __restrict__ dst, long long n) {
   constexpr int S = examples::kRingStages, C = examples::kChunk;
   __shared__ __align__(128) int16_t ring[S * C];
@@ -50,9 +52,10 @@ __global__ void hw_pipelined(int16_t const* __restrict__ src, int16_t* __restric
   uint32_t phase = 0;
   if (threadIdx.x < 32) {
     for (long long c = blockIdx.x; c < chunks; c += gridDim.x) {
-      wait_parity(&empty[stage], phase ^ 1u);
       long long i = c * C + lane;
-      ring[stage * C + lane] = i < n ? src[i] : int16_t(0);
+      int16_t v = i < n ? src[i] : int16_t(0);
+      wait_parity(&empty[stage], phase ^ 1u);
+      ring[stage * C + lane] = v;
       a.mbar_arrive(&full[stage]);
       if (++stage == S) stage = 0, phase ^= 1u;
     }
@@ -69,9 +72,10 @@ __global__ void hw_pipelined(int16_t const* __restrict__ src, int16_t* __restric
 }
 
 // 03: warp 0's lane 0 bulk-loads 32 KiB stages into a 3-stage ring (expect_tx), warp 1's
-// lane 0 bulk-stores each stage and releases it after wait_group.read.
+// lane 0 bulk-stores each stage and releases it after wait_group.read. S stages of B
+// bytes (the bench's sweep times other depths and sizes of the same design).
+template <int S = examples::kTmaStages, int B = examples::kTmaStageBytes>
 __global__ void hw_tma(char const* __restrict__ src, char* __restrict__ dst, long long bytes) {
-  constexpr int S = examples::kTmaStages, B = examples::kTmaStageBytes;
   extern __shared__ __align__(1024) unsigned char smem[];
   auto* full = reinterpret_cast<uint64_t*>(smem + S * B);
   auto* empty = full + S;

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <string>
 #include <iostream>
 #include <vector>
 
@@ -74,6 +75,29 @@ void line(char const* name, long long bytes, double ts, double ref, char const* 
   std::fflush(stdout);
 }
 
+// The TMA copy's design at other ring depths, stage sizes and CTAs per SM (the
+// hand-written form), against cudaMemcpy: which shape of the design reaches memcpy.
+template <int S, int B>
+void tma_shape(long long bytes, int sms, int ctas_per_sm, void* src, void* dst, auto& timed, double mc) {
+  int smem = S * B + 16 * S;
+  ck(cudaFuncSetAttribute(bench::hw_tma<S, B>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem), "smem attr");
+  double t = tbps(bytes, timed("hw_tma_sweep", [&] {
+    bench::hw_tma<S, B><<<sms * ctas_per_sm, 64, smem>>>(static_cast<char const*>(src), static_cast<char*>(dst), bytes);
+  }));
+  std::printf("sweep tma_copy size=%lld stages=%d stage_bytes=%d ctas_per_sm=%d tbps=%.3f of_memcpy=%.3f\n", bytes, S, B,
+              ctas_per_sm, t, t / mc);
+}
+void tma_sweep(long long bytes, int sms, void* src, void* dst, auto& timed, double mc) {
+  tma_shape<3, 32768>(bytes, sms, 2, src, dst, timed, mc);
+  tma_shape<4, 16384>(bytes, sms, 3, src, dst, timed, mc);
+  tma_shape<6, 16384>(bytes, sms, 2, src, dst, timed, mc);
+  tma_shape<8, 8192>(bytes, sms, 3, src, dst, timed, mc);
+  tma_shape<4, 32768>(bytes, sms, 1, src, dst, timed, mc);
+  tma_shape<6, 32768>(bytes, sms, 1, src, dst, timed, mc);
+  tma_shape<2, 32768>(bytes, sms, 3, src, dst, timed, mc);
+  tma_shape<3, 16384>(bytes, sms, 4, src, dst, timed, mc);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -93,7 +117,8 @@ int main(int argc, char** argv) {
   ck(cudaMalloc(&bad, sizeof(*bad)), "cudaMalloc");
   ck(cudaMalloc(&counter, sizeof(*counter)), "cudaMalloc");
   constexpr int kTmaSmem = examples::kTmaStages * examples::kTmaStageBytes + 16 * examples::kTmaStages;
-  ck(cudaFuncSetAttribute(bench::hw_tma, cudaFuncAttributeMaxDynamicSharedMemorySize, kTmaSmem), "smem attr");
+  ck(cudaFuncSetAttribute(bench::hw_tma<>, cudaFuncAttributeMaxDynamicSharedMemorySize, kTmaSmem), "smem attr");
+  bool sweep = argc > 2 && std::string(argv[2]) == "sweep";
 
   for (long long bytes : {256ll << 20, 1ll << 30, 4ll << 30}) {
     if (bytes > max_bytes) continue;
@@ -138,11 +163,13 @@ int main(int argc, char** argv) {
 
     double ts_tc = tbps(bytes, timed("tma_copy", [&] { tc.launch(nullptr); }));
     double hw_tc = tbps(bytes, timed("hw_tma", [&] {
-                          bench::hw_tma<<<sms * 2, 64, kTmaSmem>>>(static_cast<char const*>(src),
+                          bench::hw_tma<><<<sms * 2, 64, kTmaSmem>>>(static_cast<char const*>(src),
                                                                    static_cast<char*>(dst), bytes);
                         }));
     line("tma_copy", bytes, ts_tc, mc, "memcpy");
     line("tma_copy", bytes, ts_tc, hw_tc, "handwritten");
+
+    if (sweep) tma_sweep(bytes, sms, src, dst, timed, mc);
 
     double ts_dq = tbps(bytes, timed("dynamic_tile_copy", [&] { dq.launch(nullptr); }));
     line("dynamic_tile_copy", bytes, ts_dq, mc, "memcpy");

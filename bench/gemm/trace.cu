@@ -3,6 +3,8 @@
 // rounds, back-to-back launches per event pair, medians; every kernel's result checked),
 // and a trace of a smaller GEMM written as Chrome trace-event JSON and as an HTML
 // timeline into the directory argv[1], with its stall table.
+// `ts_bench_trace san M N K` instead runs each traced level once at MxNxK with its result
+// checked, for compute-sanitizer at >= 512 tiles (the trace ring's bulk copies wrap).
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -59,12 +61,43 @@ void print_decoded(char const* level, ts::Model const& m, ts::cuda::TraceBuffer 
 
 }  // namespace
 
+// Every traced level once at MxNxK, each result checked and its trace decoded.
+int sanitize_run(int M, int N, int K, int sms) {
+  Inputs in(M, N, K, 41);
+  auto g = bench::prepare_ts_gemm(in.p, sms, false);
+  int tasks = int(g.tm->model().tasks.size());
+  // Step level: per tile K/64 iterations x 3 steps + anchors, tiles/grid tiles per CTA.
+  long tiles = long((M + gemm::kTileM - 1) / gemm::kTileM) * ((N + gemm::kTileN - 1) / gemm::kTileN);
+  int per_task = int((tiles / g.grid + 2) * (K / gemm::kTileK * 3 + 8) + 64);
+  ts::cuda::TraceBuffer step_buf(g.grid, tasks, per_task), stage_buf(g.grid, tasks, per_task),
+      tile_buf(g.grid, tasks, per_task);
+  auto one = [&](char const* what, auto&& launch, ts::cuda::TraceBuffer const& buf) {
+    BENCH_CHECK(cudaMemset(in.d, 0, size_t(M) * N * 2));
+    launch();
+    BENCH_CHECK(cudaDeviceSynchronize());
+    double err = bench::sampled_host_error(in.a, in.b, in.d, M, N, K);
+    ts::Trace t;
+    int full = ts::cuda::decode_trace(g.tm->model(), buf, t);
+    bool ok = err < 2e-2 && !t.events.empty() && full == 0;
+    std::printf("check trace_gemm_san kernel=%s size=%dx%dx%d tiles=%ld grid=%d sampled_rel_err=%.2e events=%zu "
+                "full_regions=%d %s\n",
+                what, M, N, K, tiles, g.grid, err, t.events.size(), full, ok ? "PASS" : "FAIL");
+    return ok;
+  };
+  bool ok = one("step", traced_launch<ts::cuda::TraceLevel::Step>(g, step_buf), step_buf);
+  ok = one("stage", traced_launch<ts::cuda::TraceLevel::Stage>(g, stage_buf), stage_buf) && ok;
+  ok = one("tile", traced_launch<ts::cuda::TraceLevel::Tile>(g, tile_buf), tile_buf) && ok;
+  return ok ? 0 : 1;
+}
+
 int main(int argc, char** argv) {
   std::setvbuf(stdout, nullptr, _IOLBF, 0);  // lines survive an exception's abort
-  std::string dir = argc > 1 ? argv[1] : ".";
   cudaDeviceProp prop;
   BENCH_CHECK(cudaGetDeviceProperties(&prop, 0));
   int sms = prop.multiProcessorCount;
+  if (argc == 5 && std::string(argv[1]) == "san")
+    return sanitize_run(std::atoi(argv[2]), std::atoi(argv[3]), std::atoi(argv[4]), sms);
+  std::string dir = argc > 1 ? argv[1] : ".";
   {
     int const n = 8192;
     Inputs in(n, n, n, 21);

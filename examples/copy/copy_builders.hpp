@@ -18,11 +18,8 @@ inline auto make_grid_stride_copy(int16_t const* src, int16_t* dst, long long n,
 inline auto make_pipelined_copy(int16_t const* src, int16_t* dst, long long n, ts::Options o = {}) {
   auto in = ts::resource("in", ChunkInput{{}, src, n});
   auto out = ts::resource("out", ChunkOutput{{}, dst, n});
-  auto ring = ts::resource("ring", SmemRing{},
-                           ts::PipelineConfig::async_async({.num_stages = kRingStages,
-                                                            .producer_group = {ts::Agent::Thread, 32},
-                                                            .consumer_group = {ts::Agent::Thread, 32}}));
-  auto producer = ts::Task("Producer").warps(0, 1).reads(in).writes(ring).schedule(RingProducer{}, in, ring);
+  auto ring = ts::resource("ring", CopyRing{});  // CopyRing::pipeline
+  auto producer = ts::Task("Producer").warps(0, 1).reads(in).writes(ring).schedule(PrefetchingRingProducer{}, in, ring);
   auto consumer = ts::Task("Consumer").warps(1, 1).reads(ring).writes(out).schedule(RingConsumer{}, ring, out);
   return ts::TaskManager(ts::tasks(producer, consumer), ts::DependencyGraph{{ring, {in}}, {out, {ring}}}, o);
 }

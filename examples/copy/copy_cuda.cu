@@ -63,12 +63,7 @@ CudaCopyInfo make_tma(std::string name, void const* src, void* dst, long long by
   auto out = ts::resource("out", BulkOutput{{}, static_cast<char*>(dst), bytes});
   TmaRing r;
   r.bytes = bytes;
-  auto ring = ts::resource("ring", r,
-                           ts::PipelineConfig::tma_async({.num_stages = kTmaStages,
-                                                          .num_bytes = kTmaStageBytes,
-                                                          .producer_group = {ts::Agent::Thread, 1},
-                                                          .consumer_group = {ts::Agent::Thread, 1},
-                                                          .consumer_signal = ts::Signal::CtaLeader}));
+  auto ring = ts::resource("ring", r);  // TmaRing::pipeline
   auto pt = ts::Task("TmaProducer").warps(0, warps).reads(in).writes(ring);
   auto ct = ts::Task("BulkStorer").warps(warps, warps).reads(ring).writes(out);
   if (prod_regs) pt.registers(prod_regs);
@@ -106,10 +101,10 @@ CudaCopyInfo make_dynamic_tile_copy_cuda(void const* src, void* dst, long long b
   std::shared_ptr<void> scratch_owner(scratch, [](void* p) { cudaFree(p); });
   q.scratch = scratch;
   auto wq = ts::resource("tiles", q);  // TileQueue::pipeline (tma_copy.hpp)
-  auto in = ts::resource("in", TileInput{{}, static_cast<int const*>(src)});
-  auto out = ts::resource("out", TileOutput{{}, static_cast<int*>(dst)});
+  auto in = ts::resource("in", TileInput{{}, static_cast<int4 const*>(src)});
+  auto out = ts::resource("out", TileOutput{{}, static_cast<int4*>(dst)});
   auto sched = ts::Task("Scheduler").warps(0, 1).reads(wq).writes(wq).schedule(TileScheduler{}, wq);
-  auto worker = ts::Task("TileCopy").warps(1, 4).reads(wq, in).writes(out).schedule(TileWorker{}, wq, in, out);
+  auto worker = ts::Task("TileCopy").warps(1, kTileWorkerWarps).reads(wq, in).writes(out).schedule(TileWorker{}, wq, in, out);
   auto tm = ts::TaskManager(ts::tasks(sched, worker), ts::DependencyGraph{{out, {in, wq}}}, quiet(os));
   auto m = std::make_shared<decltype(tm)>(std::move(tm));
   CudaCopyInfo info;

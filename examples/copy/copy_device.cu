@@ -8,8 +8,8 @@
 namespace examples {
 
 using GridStrideParams = ts::KernelParams<ts::TaskParams<GridStrideCopy, InputGmem, OutputGmem>>;
-using PipelinedParams = ts::KernelParams<ts::TaskParams<RingProducer, ChunkInput, SmemRing>,
-                                         ts::TaskParams<RingConsumer, SmemRing, ChunkOutput>>;
+using PipelinedParams = ts::KernelParams<ts::TaskParams<PrefetchingRingProducer, ChunkInput, CopyRing>,
+                                         ts::TaskParams<RingConsumer, CopyRing, ChunkOutput>>;
 using PersistentParams = ts::KernelParams<ts::TaskParams<PersistentCopy, TileQueue, TileInput, TileOutput>>;
 using VarlenParams = ts::KernelParams<ts::TaskParams<VarlenProducer, TileQueue, Segments, ChunkRing>,
                                       ts::TaskParams<VarlenConsumer, TileQueue, Segments, ChunkRing, SegmentOutput>>;

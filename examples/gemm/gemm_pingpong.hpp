@@ -216,7 +216,7 @@ struct GmemD : ts::MemoryResource {
 #if defined(__CUDA_ARCH__)
     store_128x128_tma(frag, reinterpret_cast<unsigned char*>(staging.ptr(si.context)),
                       static_cast<CUtensorMap const*>(map_d), row_base, col_base, si.thread.thread_in_task % 128,
-                      1 + half);
+                      ts::kFirstBodyBarrier + half);
 #else
     if (map_d)
       ts::arch::emu::fail("pingpong::GmemD::store: the TMA-store epilogue (map_d) is device-only; pass map_d = null to the emulator");

@@ -16,6 +16,7 @@
 #pragma once
 #include <cstdint>
 
+#include "ts/core/named_barriers.hpp"
 #include "ts/runtime/scheduler/queue.hpp"
 #include "ts/core/pipeline_config.hpp"
 #include "ts/schedule.hpp"
@@ -205,7 +206,7 @@ struct GmemD : ts::MemoryResource {
     if (map_d) {
       auto* box = reinterpret_cast<unsigned char*>(staging.ptr(si.context)) + wg * 16384;
       ts::sm90::store_fragment_tma(frag, box, static_cast<CUtensorMap const*>(map_d), row_base, col_base,
-                                   si.thread.thread_in_task % 128, 1 + wg);
+                                   si.thread.thread_in_task % 128, ts::kFirstBodyBarrier + wg);
       return;
     }
     auto* out = reinterpret_cast<__nv_bfloat16*>(d);

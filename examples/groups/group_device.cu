@@ -1,6 +1,6 @@
 // Compile proof: the pipeline-group examples (11-13) instantiated through the library
 // kernel entry for sm_90a, so ts::group's executing view builds for the device.
-#include "groups/group_resources.hpp"
+#include "groups/group_examples.hpp"
 #include "ts/runtime/cuda/kernel.cuh"
 
 namespace examples {
@@ -11,9 +11,9 @@ using MergeParams = ts::KernelParams<ts::TaskParams<RingProducer, ChunkInput, Sm
 using ForkParams = ts::KernelParams<ts::TaskParams<ForkProducer, ChunkInput, SmemRing, SmemRing>,
                                     ts::TaskParams<RingConsumer, SmemRing, ChunkOutput>,
                                     ts::TaskParams<RingConsumer, SmemRing, ChunkOutput>>;
-using FusedParams = ts::KernelParams<ts::TaskParams<BulkProducer, BulkChunkRing>,
-                                     ts::TaskParams<BulkProducer, BulkChunkRing>,
-                                     ts::TaskParams<FusedSumConsumer, BulkChunkRing, BulkChunkRing, SumOutput>>;
+using FusedParams = ts::KernelParams<ts::TaskParams<BulkProducer, FusedChunkRing>,
+                                     ts::TaskParams<BulkProducer, FusedChunkRing>,
+                                     ts::TaskParams<FusedSumConsumer, FusedChunkRing, FusedChunkRing, SumOutput>>;
 
 }  // namespace examples
 

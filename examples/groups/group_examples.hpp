@@ -72,17 +72,24 @@ inline auto make_fork_copy(int16_t const* x, int16_t* out1, int16_t* out2, long 
                          ts::DependencyGraph{{ring_a, {in}}, {ring_b, {in}}, {out_a, {ring_a}}, {out_b, {ring_b}}}, o);
 }
 
-inline ts::PipelineConfig bulk_ring_config() {
+constexpr ts::PipelineConfig bulk_ring_config() {
   return ts::PipelineConfig::tma_async({.num_stages = kRingStages,
                                         .num_bytes = kChunk * int(sizeof(int16_t)),
                                         .producer_group = {ts::Agent::Thread, 1},
                                         .consumer_group = {ts::Agent::Thread, 32}});
 }
 
+// Example 13's ring: the bulk-copy ring with its TMA pipeline declared in the type, as the
+// GPU requires of a pipeline with an engine (the emulator tests also give BulkChunkRing
+// the same config at run time).
+struct FusedChunkRing : BulkChunkRing {
+  static constexpr auto pipeline = bulk_ring_config();
+};
+
 // 13: two bulk-copy producers land x and y on one shared full barrier per stage.
 inline auto make_fused_merge_sum(int16_t const* x, int16_t const* y, int16_t* sum, long long n, ts::Options o = {}) {
-  auto ring_x = ts::resource("ring_x", BulkChunkRing{{}, x, n, {}}, bulk_ring_config());
-  auto ring_y = ts::resource("ring_y", BulkChunkRing{{}, y, n, {}}, bulk_ring_config());
+  auto ring_x = ts::resource("ring_x", FusedChunkRing{{{}, x, n, {}}});
+  auto ring_y = ts::resource("ring_y", FusedChunkRing{{{}, y, n, {}}});
   ts::pipeline_group("xy", ts::GroupMode::FusedMerge, ring_x, ring_y);
   auto out = ts::resource("out", SumOutput{{}, sum, n});
   auto px = ts::Task("LoadX").warps(0, 1).writes(ring_x).schedule(BulkProducer{}, ring_x);

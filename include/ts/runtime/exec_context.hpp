@@ -28,6 +28,7 @@
 #include <utility>
 
 #include "ts/core/macros.hpp"
+#include "ts/core/named_barriers.hpp"
 #include "ts/core/queue_response.hpp"
 #include "ts/core/results.hpp"
 #include "ts/core/resource_types.hpp"
@@ -196,9 +197,10 @@ class Context {
     return true;
   }
 
-  // Named barriers: 0 is __syncthreads, 1 .. 7 are left to work bodies (the GEMM's
-  // TMA-store epilogue uses 1 + warp group), 8 .. 15 converge tasks 0 .. 7 (converge()).
-  static constexpr int kTaskBarrierBase = 8, kTaskBarriers = 8;
+  // Named barriers (core/named_barriers.hpp): 0 is __syncthreads, 1 .. 8 converge tasks
+  // 0 .. 7 (converge()), 9 .. 15 are left to work bodies (the GEMM's TMA-store epilogue
+  // uses kFirstBodyBarrier + warp group).
+  static constexpr int kTaskBarrierBase = ts::kTaskBarrierBase, kTaskBarriers = ts::kTaskBarriers;
 
   Arch& arch_;
   PipelineRuntime const* pipes_;

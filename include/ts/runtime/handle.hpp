@@ -131,8 +131,13 @@ class Handle {
     // Work for an asynchronous engine (a TMA copy, an MMA) is issued by one elected
     // thread, and the engine's access is ordered only after what that thread did. The
     // checker treats the work as one step of the whole task: converge the task first, so
-    // every lane's earlier accesses precede the engine's.
-    if (live() && engine_work(W::role)) ctx_->converge(Signal::CtaLeader);
+    // every lane's earlier accesses precede the engine's. On the GPU only a pipeline
+    // declared in the resource type can have an engine (ts::cuda::launch refuses one
+    // given at run time), so a plain or runtime-configured resource carries no barrier in
+    // its work calls: even never taken, a possible barrier there keeps the compiler from
+    // unrolling and reordering the loop around it (it cost the grid-stride copy 2.7x).
+    if constexpr (kStatic || !TS_DEVICE_PASS)
+      if (live() && engine_work(W::role)) ctx_->converge(Signal::CtaLeader);
     typename W::stage_type si;
     fill(si, W::role);
     return call<M>(si, typename W::ct_params{}, std::forward<A>(args)...);

@@ -92,6 +92,47 @@ void check_register_plan(Model const& m, int block_threads) {
 
 }  // namespace detail
 
+namespace detail {
+
+// A pipeline side run by an engine (TMA copies, UMMA) must be declared in the resource
+// type (`static constexpr auto pipeline = ts::tma_async({...})`) to run on the GPU: the
+// kernel then knows at compile time which work calls hand data to an engine and converge
+// the task before them (runtime/handle.hpp); a config given at run time would put a
+// possible barrier into every work call of every resource. The emulator runs both forms.
+template <class R>
+void check_engine_pipeline_is_static(Model const& m, LaunchLayout const& layout, int task, int id) {
+  if constexpr (!exec::HasStaticPipeline<R>) {
+    if (id < 0 || size_t(id) >= layout.pipes.size()) return;
+    PipelineRuntime const& p = layout.pipes[size_t(id)];
+    bool engine = p.pipelined && (p.producer == Engine::Tma || p.producer == Engine::Umma || p.consumer == Engine::Umma);
+    if (engine)
+      throw LaunchError("ts::cuda::launch: resource '" + m.resources[size_t(id)]->name + "' (task '" +
+                        m.tasks[size_t(task)].name + "') has a pipeline with a " +
+                        (p.producer == Engine::Tma    ? "TMA producer"
+                         : p.producer == Engine::Umma ? "UMMA producer"
+                                                      : "UMMA consumer") +
+                        " given at run time (ts::resource(name, value, config)); on the GPU such a pipeline must be "
+                        "declared in the resource type, e.g. `static constexpr auto pipeline = ts::tma_async({...});`, "
+                        "so the kernel is specialised for it (docs/cuda-backend.md)");
+  }
+}
+template <class Sched, class... R>
+void check_task_engine_pipelines(ScheduledTask<Sched, R...> const&, Model const& m, LaunchLayout const& layout,
+                                 int task) {
+  auto const& ids = m.tasks[size_t(task)].schedule_args;
+  int i = 0;
+  (check_engine_pipeline_is_static<R>(m, layout, task, ids[size_t(i++)]), ...);
+}
+template <class M>
+void check_engine_pipelines_are_static(M const& tm, LaunchLayout const& layout) {
+  std::apply([&](auto const&... task) {
+    int t = 0;
+    (check_task_engine_pipelines(task, tm.model(), layout, t++), ...);
+  }, tm.tasks());
+}
+
+}  // namespace detail
+
 // tm: a ts::TaskManager (any RunnableManager, runtime/kernel_params.hpp). L: what a
 // traced launch (o.trace set) records, fixed at compile time (trace.cuh).
 template <class Plan = NoRegisterPlan, TraceLevel L = TraceLevel::Step, RunnableManager M>
@@ -120,6 +161,7 @@ void launch(M& tm, int grid_blocks, cudaStream_t stream = nullptr, LaunchOptions
           ...);
     }(std::make_index_sequence<num_tasks>{});
   }
+  detail::check_engine_pipelines_are_static(tm, layout);
   if (layout.block_threads <= 0 || layout.block_threads > 1024)
     throw LaunchError("ts::cuda::launch: " + std::to_string(layout.block_threads) +
                       " threads per block (tasks' warps x 32) is outside 1..1024");
