@@ -182,8 +182,8 @@ Simulation simulate(Model const& m) {
       Ring* c = (s.resource >= 0 && credits.count(s.resource)) ? &credits[s.resource] : nullptr;
       SimCell cell = make_cell(t);
       bool const enabled = model.enabled(int(t), s.id);
-      // A warp-lane op is one stage op per warp of the task (docs/warp-lanes.md), as the
-      // checker counts it; lane ops never mix with turn-taking or domain lanes on a side.
+      // Positions: a warp-lane op is one stage op per warp of the task (docs/warp-lanes.md),
+      // as the credit model steps it; lane ops never mix with turn-taking or domain lanes.
       long long const w = c && !c->turns && !c->lanes ? warp_lane_weight(m, int(t), s) : 1;
       if (enabled && c) hand_over(*c, s, int(t), cell);
       if (!enabled) {
