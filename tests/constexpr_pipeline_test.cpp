@@ -22,6 +22,63 @@ static_assert(kTma.consumer_group.derived() && kTma.num_bytes == 0);
 static_assert(ts::clc_fetch_async({}).num_bytes == ts::kQueueResponseBytes);
 static_assert(ts::async_async({.num_stages = 2, .producer_group = {ts::Agent::Warp, 2}}).declared_full_arrivals() == 64);
 
+// Every field a factory's parameter struct holds reaches the config, and the fields the
+// type fixes are fixed: the seven factories share one building path that copies fields by
+// name (PipelineConfig::build), so a field it missed would be dropped without a word.
+using ts::Signal;
+constexpr ts::CooperativeGroup kW3{ts::Agent::Warp, 3}, kT64{ts::Agent::Thread, 64};
+constexpr ts::CtaLayoutVMNK kL{1, 2, 3, 1};
+constexpr auto kAA = ts::async_async({.num_stages = 5, .producer_group = kW3, .consumer_group = kT64,
+                                      .producer_signal = Signal::TaskWarpLeader, .consumer_signal = Signal::CtaLeader,
+                                      .wait_signal_override = Signal::TaskWarpLeader,
+                                      .interleave_stride = ts::InterleaveStride(2, 3, 4, 5), .advance_on_wait = true,
+                                      .advance_on_acquire = true, .async_flavor = ts::AsyncFlavor::AsyncLoad,
+                                      .cta_layout_vmnk = kL});
+static_assert(kAA.type == ts::PipelineType::AsyncAsync && kAA.num_stages == 5 && kAA.producer_group == kW3 &&
+              kAA.consumer_group == kT64 && kAA.producer_signal == Signal::TaskWarpLeader &&
+              kAA.consumer_signal == Signal::CtaLeader && kAA.wait_signal_override == Signal::TaskWarpLeader &&
+              kAA.interleave_stride == ts::InterleaveStride(2, 3, 4, 5) && kAA.advance_on_wait &&
+              kAA.advance_on_acquire && kAA.async_flavor == ts::AsyncFlavor::AsyncLoad && kAA.cta_layout_vmnk == kL &&
+              kAA.num_bytes == 0);
+constexpr auto kTA = ts::tma_async({.num_stages = 4, .num_bytes = 256, .producer_group = kW3, .consumer_group = kT64,
+                                    .consumer_signal = Signal::TaskWarpLeader, .wait_signal_override = Signal::All,
+                                    .num_bytes_per_warp_per_cta = 32, .interleave_stride = 2, .advance_on_wait = true,
+                                    .advance_on_acquire = true, .cta_layout_vmnk = kL});
+static_assert(kTA.type == ts::PipelineType::TmaAsync && kTA.num_stages == 4 && kTA.num_bytes == 256 &&
+              kTA.producer_group == kW3 && kTA.consumer_group == kT64 && kTA.producer_signal == Signal::CtaLeader &&
+              kTA.consumer_signal == Signal::TaskWarpLeader && kTA.wait_signal_override == Signal::All &&
+              kTA.num_bytes_per_warp_per_cta == 32 && kTA.interleave_stride == ts::InterleaveStride(2) &&
+              kTA.advance_on_wait && kTA.advance_on_acquire && kTA.cta_layout_vmnk == kL);
+constexpr auto kTU = ts::tma_umma({.num_stages = 3, .num_bytes = 512, .producer_group = kW3,
+                                   .num_bytes_per_warp_per_cta = 64, .cta_layout_vmnk = kL});
+static_assert(kTU.type == ts::PipelineType::TmaUmma && kTU.num_stages == 3 && kTU.num_bytes == 512 &&
+              kTU.producer_group == kW3 && kTU.num_bytes_per_warp_per_cta == 64 && kTU.cta_layout_vmnk == kL &&
+              kTU.producer_signal == Signal::CtaLeader && kTU.consumer_signal == Signal::CtaLeader);
+constexpr auto kUA = ts::umma_async({.num_stages = 2, .consumer_group = kT64, .consumer_signal = Signal::TaskWarpLeader,
+                                     .wait_signal_override = Signal::All,
+                                     .consumer_interleave_stride = ts::InterleaveStride(1, 1, 2, 3),
+                                     .advance_on_wait = true, .cta_layout_vmnk = kL});
+static_assert(kUA.type == ts::PipelineType::UmmaAsync && kUA.num_stages == 2 && kUA.consumer_group == kT64 &&
+              kUA.consumer_signal == Signal::TaskWarpLeader && kUA.wait_signal_override == Signal::All &&
+              kUA.interleave_stride == ts::InterleaveStride(1, 1, 2, 3) && kUA.advance_on_wait &&
+              kUA.cta_layout_vmnk == kL && kUA.producer_signal == Signal::CtaLeader);
+constexpr auto kAU = ts::async_umma({.num_stages = 2, .producer_group = kW3, .producer_signal = Signal::TaskWarpLeader,
+                                     .producer_interleave_stride = ts::InterleaveStride(2, 3, 1, 1),
+                                     .advance_on_acquire = true, .async_flavor = ts::AsyncFlavor::AsyncLoad,
+                                     .cta_layout_vmnk = kL});
+static_assert(kAU.type == ts::PipelineType::AsyncUmma && kAU.num_stages == 2 && kAU.producer_group == kW3 &&
+              kAU.producer_signal == Signal::TaskWarpLeader && kAU.interleave_stride == ts::InterleaveStride(2, 3, 1, 1) &&
+              kAU.advance_on_acquire && kAU.async_flavor == ts::AsyncFlavor::AsyncLoad && kAU.cta_layout_vmnk == kL &&
+              kAU.consumer_signal == Signal::CtaLeader);
+constexpr auto kUU = ts::umma_umma({.num_stages = 3, .cta_layout_vmnk = kL});
+static_assert(kUU.type == ts::PipelineType::UmmaUmma && kUU.num_stages == 3 && kUU.cta_layout_vmnk == kL &&
+              kUU.producer_signal == Signal::CtaLeader && kUU.consumer_signal == Signal::CtaLeader);
+constexpr auto kCF = ts::clc_fetch_async({.num_stages = 2, .consumer_group = kT64,
+                                          .consumer_signal = Signal::TaskWarpLeader, .cta_layout_vmnk = kL});
+static_assert(kCF.type == ts::PipelineType::ClcFetchAsync && kCF.num_stages == 2 && kCF.consumer_group == kT64 &&
+              kCF.consumer_signal == Signal::TaskWarpLeader && kCF.cta_layout_vmnk == kL &&
+              kCF.producer_signal == Signal::CtaLeader && kCF.num_bytes == ts::kQueueResponseBytes);
+
 // The runtime form is only for types that declare no pipeline.
 template <class T>
 concept TakesRuntimeConfig = requires(T v, ts::PipelineConfig c) { ts::resource("x", v, c); };

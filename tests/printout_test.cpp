@@ -87,6 +87,37 @@ TEST(Printout, UnconsumedCommitGolden) {
 }
 
 namespace {
+// A TMA producer that commits stages no copy ever fills: each full barrier expects bytes
+// that never land, so on the GPU the consumer's first wait never passes. The table's
+// sample run steps the checker's credit model (ts/check/credit_model.hpp), which knows
+// that; the printout's own model, before, let the wait pass and showed a clean run.
+struct CommitWithoutCopy {
+  template <class S, class R, class A>
+  void operator()(S& s, R& ring, A& a) const {
+    s.domain_loop(0, 2, 1, [&] {
+      ring.acquire();
+      ts::work<&tst::Src::get>(a);
+      ring.commit();
+    });
+  }
+};
+}  // namespace
+
+TEST(Printout, TmaStageCommittedWithoutACopyBlocksTheWait) {
+  auto src = ts::resource("src", tst::Src{});
+  auto dst = ts::resource("dst", tst::Dst{});
+  auto ring = ts::resource("ring", tst::Ring{}, ts::tma_async({.num_stages = 2, .num_bytes = 64}));
+  auto p = ts::Task("P").warps(0, 1).reads(src).writes(ring).schedule(CommitWithoutCopy{}, ring, src);
+  auto c = ts::Task("C").warps(1, 1).reads(ring).writes(dst).schedule(Drain{}, ring, dst);
+  auto tm = ts::TaskManager(ts::tasks(p, c), ts::DependencyGraph{{ring, {src}}, {dst, {ring}}}, tst::quiet());
+  std::string out = printed(tm);
+  EXPECT_NE(out.find("ring ConsumerWait[0] F 0 is blocked!"), std::string::npos) << out;
+  EXPECT_NE(out.find("Simulation stopped: every remaining task is blocked."), std::string::npos) << out;
+  EXPECT_NE(out.find("2x ProducerCommit from ring not consumed by C!"), std::string::npos) << out;
+  EXPECT_EQ(out.find("ConsumerRelease"), std::string::npos) << "no wait passes, so no release runs:\n" << out;
+}
+
+namespace {
 struct OneCopy {
   template <class S, class A, class B>
   void operator()(S& s, A& a, B& b) const {

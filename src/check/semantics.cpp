@@ -99,9 +99,7 @@ void Semantics::initial(std::vector<std::vector<uint16_t>>& out) const {
       if (tile_mode_) b[lay_.glob + kGlobTilesLeft] = kUnknown;  // T >= 0
       else b[lay_.glob + kGlobSkipMask] = static_cast<uint16_t>(variant);
       for (int i = 0; i < lay_.nslots; ++i) b[lay_.slots_off + 2 * i + 1] = slot_rem_init_;
-      for (size_t p = 0; p < ps_.pipes.size(); ++p)  // every stage of a turn pipe starts free
-        if (lay_.turn_off[p] >= 0)
-          for (int k = 0; k < ps_.pipes[p].stages; ++k) b[lay_.turn_off[p] + 1 + k] = 1;
+      fresh_credits(b.data());
       // Run every task up to its first step; conditions on the way fork.
       std::vector<std::vector<uint16_t>> cur{b};
       for (int t = 0; t < lay_.tasks; ++t) {
@@ -178,9 +176,32 @@ bool Semantics::enabled(uint16_t const* s, int t) const {
   auto const& in = instr(s, t);
   if (at_silent_pause(s, t)) return true;
   if (in.op != Op::Step) return false;
-  auto const& si = ps_.steps[t][in.step];
+  return credit_op_enabled(s, t, ps_.steps[t][in.step]);
+}
+
+void Semantics::fresh_credits(uint16_t* b) const {
+  for (size_t p = 0; p < ps_.pipes.size(); ++p)  // every stage of a turn pipe starts free
+    if (lay_.turn_off[p] >= 0)
+      for (int k = 0; k < ps_.pipes[p].stages; ++k) b[lay_.turn_off[p] + 1 + k] = 1;
+}
+
+bool Semantics::credit_op_enabled(uint16_t const* s, int t, StepInfo const& si) const {
   if (si.weight > 1) return lanes_enabled(s, t, si);
   return credit_enabled(s, si);
+}
+
+void Semantics::credit_op(std::vector<uint16_t>& b, int t, StepInfo const& si) const {
+  if (si.fills_pipe >= 0) b[lay_.pipe_off[si.fills_pipe] + 1] |= kFilled;
+  switch (si.effect) {
+    case Effect::Acquire:
+    case Effect::Commit:
+    case Effect::Wait:
+    case Effect::Release:
+    case Effect::StageSkip:  // only on turn pipes
+      for (int k = 0; k < si.weight; ++k) lane_op(b, t, si);  // a warp-lane op: one per warp
+      break;
+    default: break;
+  }
 }
 
 // A warp-lane op (StepInfo::weight > 1): its stage ops, one per warp, in ring order. The
@@ -265,12 +286,11 @@ void Semantics::successors(uint16_t const* s, int t, std::vector<uint16_t>& out,
     return;
   }
   auto const& si = ps_.steps[t][in.step];
-  if (si.fills_pipe >= 0) b[lay_.pipe_off[si.fills_pipe] + 1] |= kFilled;
+  credit_op(b, t, si);
   uint16_t& lw = b[to + 3];
   int po = si.pipe >= 0 ? lay_.pipe_off[si.pipe] : 0;
   if (si.pipe >= 0 && lay_.turn_off[si.pipe] >= 0 && si.effect != Effect::AliasWork) {
     lw = 0;
-    for (int k = 0; k < si.weight; ++k) turn_step(b, t, si);
     ++b[to];
     advance(b, t, out);
     return;
@@ -291,8 +311,7 @@ void Semantics::successors(uint16_t const* s, int t, std::vector<uint16_t>& out,
     case Effect::Commit:
     case Effect::Wait:
     case Effect::Release:
-      lw = 0;
-      for (int k = 0; k < si.weight; ++k) apply_credit(b, si);  // a warp-lane op: one per warp
+      lw = 0;  // the stage ops: credit_op above
       break;
     case Effect::PdlWait:
       lw = 0;

@@ -110,6 +110,15 @@ class Semantics {
   // advance() finite when a loop body can run without a step (a guard-only body).
   bool at_silent_pause(uint16_t const* s, int t) const { return code(t)[s[Layout::task_off(t)]].op == Op::LoopHead; }
   bool enabled(uint16_t const* s, int t) const;
+  // The credit model alone: one step's stage ops (a warp-lane op is `weight` of them) and
+  // the TMA fill bit its producer work sets, without program counters, loops or access
+  // windows. enabled() and successors() step credits only through these, and so does
+  // the schedule table's sample run (check/credit_model.hpp), so the printout and the
+  // checker cannot disagree on when an op passes.
+  void fresh_credits(uint16_t* b) const;  // every pipe as a run starts
+  bool credit_op_enabled(uint16_t const* s, int t, StepInfo const& si) const;
+  void credit_op(std::vector<uint16_t>& b, int t, StepInfo const& si) const;
+  int stages_in_use(uint16_t const* s, int pipe) const;  // not yet given back by every releasing slot
   // Successors of task t's next step (none when blocked), appended to out (words each).
   void successors(uint16_t const* s, int t, std::vector<uint16_t>& out, bool known_enabled = false) const;
   Effect next_effect(uint16_t const* s, int t) const;
@@ -149,7 +158,6 @@ class Semantics {
   void collect_garbage(uint16_t* s) const;
   void check_race(uint16_t* s) const;
   bool lane_stage_free(uint16_t const* s, int pipe) const;
-  int stages_in_use(uint16_t const* s, int pipe) const;  // not yet given back by every releasing slot
   void turn_step(std::vector<uint16_t>& b, int t, StepInfo const& si) const;  // a credit op on a turn pipe
   // Credit ops one stage at a time: a warp-lane op (StepInfo::weight) is `weight` of them.
   bool credit_enabled(uint16_t const* s, StepInfo const& si) const;

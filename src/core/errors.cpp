@@ -20,6 +20,18 @@ std::string Diagnostic::format() const {
   return os.str();
 }
 
+Diagnostic value_diagnostic(std::string check, std::string resource, std::string message, std::string expected,
+                            std::string actual, std::string hint) {
+  Diagnostic d;
+  d.check = std::move(check);
+  d.resource = std::move(resource);
+  d.message = std::move(message);
+  d.expected = std::move(expected);
+  d.actual = std::move(actual);
+  d.hint = std::move(hint);
+  return d;
+}
+
 Error::Error(Diagnostic d) : std::runtime_error(d.format()), diag_(std::move(d)) {}
 
 static std::string join_diags(std::vector<Diagnostic> const& ds) {

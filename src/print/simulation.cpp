@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "ts/check/credit_model.hpp"
 #include "ts/check/program.hpp"
 #include "ts/schedule/expand.hpp"
 #include "ts/schedule/lane_mode.hpp"
@@ -32,8 +33,11 @@ std::string op_name(ir::Step const& s) {
 
 namespace {
 
-// Credits of one pipelined resource, with the rows where they were handed over.
-struct Credits {
+// Where one pipelined resource's ops land, for the stage labels and the hand-over
+// arrows: counts of acquires, commits, waits and releases and the rows they happened on.
+// When an op may pass is not decided here but by the checker's credit model
+// (check::CreditModel); these counters only follow the ops it let through.
+struct Ring {
   int stages = 0;
   long long acquired = 0, committed = 0;
   std::vector<std::pair<int, int>> commit_at;                   // (row, task) per commit
@@ -45,8 +49,7 @@ struct Credits {
   int lanes = 0;
   std::map<int, int> lane_of;
   // Turn-taking consumers (a skip on the ring, docs/turns.md): each task's wait and
-  // release counters are positions in commit order that its skips move on; a stage is
-  // free again once its previous occupant's position was released (by anyone).
+  // release counters are positions in commit order that its skips move on.
   bool turns = false;
   std::map<int, long long> wait_pos, release_pos;       // per consumer task
   std::map<long long, std::pair<int, int>> released_at;  // position -> (row, task)
@@ -56,12 +59,33 @@ struct Credits {
     return lanes ? lane_of.at(task) + k * lanes : k;
   }
   int owner(int task) const { return release_for.count(task) ? release_for.at(task) : task; }
-  long long min_released() const {
-    long long m = released.empty() ? 0 : released.begin()->second;
-    for (auto const& [t, r] : released) m = std::min(m, r);
-    return m;
-  }
 };
+
+// Where the credit an op passing now takes was handed over: the release that freed the
+// stage an acquire reuses (the last of them), the commit a wait consumes.
+void hand_over(Ring const& c, ir::Step const& s, int task, SimCell& cell) {
+  auto from = [&](std::pair<int, int> const& at) {
+    cell.handoff = true;
+    std::tie(cell.from_row, cell.from_task) = at;
+  };
+  if (s.kind == SyncOp::Acquire) {
+    long long prev = c.acquired - c.stages;  // the stage's previous occupant
+    if (prev < 0) return;
+    if (c.turns) {
+      if (auto it = c.released_at.find(prev); it != c.released_at.end()) from(it->second);
+      return;
+    }
+    for (auto const& [releaser, rel] : c.release_at) {
+      if (c.lanes && c.lane_of.count(releaser) && c.lane_of.at(releaser) != prev % c.lanes) continue;
+      long long j = c.lanes ? prev / c.lanes : prev;
+      if (j < static_cast<long long>(rel.size()) && rel[j].first >= cell.from_row) from(rel[j]);
+    }
+  } else if (s.kind == SyncOp::Wait) {
+    auto it = c.waited.find(task);
+    long long k = c.item(task, it == c.waited.end() ? 0 : it->second);
+    if (k < static_cast<long long>(c.commit_at.size())) from(c.commit_at[k]);
+  }
+}
 
 struct TaskRun {
   std::vector<ExpandedStep> seq;
@@ -77,7 +101,8 @@ Simulation simulate(Model const& m) {
   sim.sample_iterations = m.options.sample_iterations;
   size_t n = m.tasks.size();
   std::vector<TaskRun> runs(n);
-  std::map<int, Credits> credits;
+  std::map<int, Ring> credits;
+  check::CreditModel model(m, m.options.sample_iterations);
   for (size_t t = 0; t < n; ++t) {
     auto const& tm = m.tasks[t];
     sim.headers.push_back(tm.name + "[" + std::to_string(tm.warp_start) + ":" + std::to_string(tm.warp_end()) + ")");
@@ -95,7 +120,7 @@ Simulation simulate(Model const& m) {
       if (s.kind == SyncOp::Skip) c.turns = true;
     }
   }
-  // The same consumer model as the checker (check/program.cpp): a task that releases
+  // Ring positions follow the checker's consumer slots (check/program.cpp): a task that releases
   // without waiting releases for the one waiting task (split consumer); symmetric
   // consumer strides with one waiting task per domain lane split the commits by lane.
   for (auto& [rid, c] : credits) {
@@ -154,62 +179,20 @@ Simulation simulate(Model const& m) {
       if (r.done()) continue;
       all_done = false;
       auto const& s = m.tasks[t].schedule.steps[r.seq[r.pc].step];
-      Credits* c = (s.resource >= 0 && credits.count(s.resource)) ? &credits[s.resource] : nullptr;
+      Ring* c = (s.resource >= 0 && credits.count(s.resource)) ? &credits[s.resource] : nullptr;
       SimCell cell = make_cell(t);
-      bool enabled = true;
-      // A warp-lane op is one stage op per warp of the task (docs/warp-lanes.md), as the
-      // checker counts it; lane ops never mix with turn-taking or domain lanes on a side.
+      bool const enabled = model.enabled(int(t), s.id);
+      // Positions: a warp-lane op is one stage op per warp of the task (docs/warp-lanes.md),
+      // as the credit model steps it; lane ops never mix with turn-taking or domain lanes.
       long long const w = c && !c->turns && !c->lanes ? warp_lane_weight(m, int(t), s) : 1;
-      if (c && s.kind == SyncOp::Acquire && c->turns) {
-        // The stage's previous occupant is free once someone released its position.
-        long long prev = c->acquired - c->stages;
-        if (prev >= 0) {
-          auto it = c->released_at.find(prev);
-          enabled = it != c->released_at.end();
-          if (enabled) {
-            cell.handoff = true;
-            std::tie(cell.from_row, cell.from_task) = it->second;
-          }
-        }
-      } else if (c && s.kind == SyncOp::Acquire && c->lanes) {
-        // The stage's previous occupant belongs to one lane: wait for that lane's release.
-        long long prev = c->acquired - c->stages;
-        if (prev >= 0) {
-          int lt = -1;
-          for (auto const& [t, l] : c->lane_of)
-            if (l == prev % c->lanes) lt = t;
-          long long j = prev / c->lanes;
-          enabled = c->released[lt] > j;
-          if (enabled) {
-            cell.handoff = true;
-            std::tie(cell.from_row, cell.from_task) = c->release_at[lt][j];
-          }
-        }
-      } else if (c && s.kind == SyncOp::Acquire) {
-        enabled = c->acquired + (w - 1) - c->min_released() < c->stages;
-        if (enabled && c->acquired >= c->stages) {
-          cell.handoff = true;
-          long long k = c->acquired - c->stages;  // the release that freed this stage
-          for (auto const& [ct, rel] : c->release_at)
-            if (k < static_cast<long long>(rel.size()) && rel[k].first >= cell.from_row) {
-              cell.from_row = rel[k].first;
-              cell.from_task = rel[k].second;
-            }
-        }
-      } else if (c && s.kind == SyncOp::Wait) {
-        long long k = c->item(int(t), c->waited[int(t)]);
-        enabled = c->committed > c->item(int(t), c->waited[int(t)] + w - 1);
-        if (enabled) {
-          cell.handoff = true;
-          std::tie(cell.from_row, cell.from_task) = c->commit_at[k];
-        }
-      }
+      if (enabled && c) hand_over(*c, s, int(t), cell);
       if (!enabled) {
         cell.blocked = true;
         if (quiet_at[t] != static_cast<long long>(r.pc)) row[t] = cell;
         quiet_at[t] = static_cast<long long>(r.pc);
         continue;
       }
+      model.apply(int(t), s.id);
       if (c) {
         using K = SyncOp;
         if (s.kind == K::Acquire) c->acquired += w;
@@ -253,27 +236,14 @@ Simulation simulate(Model const& m) {
     if (std::any_of(row.begin(), row.end(), [](auto const& c) { return c.has_value(); })) sim.rows.push_back(row);
   }
 
-  for (auto const& [rid, c] : credits) {
-    std::string name = m.resource(rid).name;
-    if (c.turns) {  // every commit released by one turn-taker
-      long long freed = static_cast<long long>(c.released_at.size());
-      if (c.committed > freed)
-        sim.unbalanced.push_back(std::to_string(c.committed - freed) + "x ProducerCommit from " + name +
-                                 " not consumed by any turn-taker!");
-      continue;
-    }
-    for (auto const& [t, w] : c.waited) {
-      // Commits meant for this task: all of them, or one lane's share.
-      long long mine = c.lanes ? (c.committed - c.lane_of.at(t) + c.lanes - 1) / c.lanes : c.committed;
-      if (mine > w)
-        sim.unbalanced.push_back(std::to_string(mine - w) + "x ProducerCommit from " + name + " not consumed by " +
-                                 m.tasks[t].name + "!");
-    }
-    long long total_released = 0;
-    for (auto const& [t, r] : c.released) total_released += r;
-    long long held = c.lanes ? c.acquired - total_released : c.acquired - c.min_released();
-    if (!c.waited.empty() && held > 0)
-      sim.unbalanced.push_back(std::to_string(held) + "x ProducerAcquire from " + name + " not released!");
+  for (auto const& d : model.debts()) {
+    std::string name = m.resource(d.resource).name, n = std::to_string(d.count);
+    if (d.kind == check::CreditDebt::Unreleased)
+      sim.unbalanced.push_back(n + "x ProducerAcquire from " + name + " not released!");
+    else if (d.task < 0)
+      sim.unbalanced.push_back(n + "x ProducerCommit from " + name + " not consumed by any turn-taker!");
+    else
+      sim.unbalanced.push_back(n + "x ProducerCommit from " + name + " not consumed by " + m.tasks[d.task].name + "!");
   }
   return sim;
 }

@@ -1,6 +1,7 @@
 // The side-by-side sample run behind the schedule table and the schedule picture:
-// every task's expanded Head + Loop + Tail, executed row by row with pipeline credits
-// reconciled (see docs/printout.md). One run, not a proof: the checker explores all.
+// every task's expanded Head + Loop + Tail, executed row by row; whether a step passes is
+// the checker's credit model (check::CreditModel, see docs/printout.md). One run, not a
+// proof: the checker explores all.
 #pragma once
 #include <optional>
 #include <string>

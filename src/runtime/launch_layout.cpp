@@ -15,13 +15,8 @@ uint32_t align_up(uint64_t v, uint32_t a) { return static_cast<uint32_t>((v + a 
 
 [[noreturn]] void layout_error(std::string check, std::string resource, std::string msg, std::string expected,
                                std::string actual) {
-  Diagnostic d;
-  d.check = std::move(check);
-  d.resource = std::move(resource);
-  d.message = std::move(msg);
-  d.expected = std::move(expected);
-  d.actual = std::move(actual);
-  throw ModelError(d);
+  throw ModelError(value_diagnostic(std::move(check), std::move(resource), std::move(msg), std::move(expected),
+                                   std::move(actual)));
 }
 
 struct Item {

@@ -32,6 +32,12 @@ struct Diagnostic {
   std::string format() const;
 };
 
+// The diagnostic of a rejected value at a site with no task or step (launch layout,
+// emulator options): the check, the resource ("" when none), what is wrong, the expected
+// and the actual value, and how to fix it when obvious.
+Diagnostic value_diagnostic(std::string check, std::string resource, std::string message, std::string expected,
+                            std::string actual, std::string hint = {});
+
 class Error : public std::runtime_error {
  public:
   explicit Error(Diagnostic d);

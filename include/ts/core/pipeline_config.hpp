@@ -220,6 +220,8 @@ struct PipelineConfig {
 
  private:
   constexpr PipelineConfig() = default;
+  template <class P>
+  static constexpr PipelineConfig build(PipelineType type, P const& p);
   constexpr void check_common() const;
 };
 
@@ -249,111 +251,58 @@ constexpr void PipelineConfig::check_common() const {
   }
 }
 
+// The one building path of the seven factories. A parameter struct holds exactly the
+// fields its type accepts (S3.4), so the fields are copied by name where the struct has
+// them; the rest follows from the type: a producer or consumer engine other than Async
+// signals through one elected thread (expect_tx and the commit's arrival, tcgen05.commit,
+// try_cancel), and a CLC stage is one 16-byte response (SPEC S13.3). A TMA num_bytes of 0
+// is derived later from the resource's declared producer-side SMEM per stage.
+template <class P>
+constexpr PipelineConfig PipelineConfig::build(PipelineType type, P const& p) {
+  PipelineConfig c;
+  c.type = type;
+  c.num_stages = p.num_stages;
+  c.cta_layout_vmnk = p.cta_layout_vmnk;
+  if constexpr (requires { p.num_bytes; }) c.num_bytes = p.num_bytes;
+  if constexpr (requires { p.producer_group; }) c.producer_group = p.producer_group;
+  if constexpr (requires { p.consumer_group; }) c.consumer_group = p.consumer_group;
+  if constexpr (requires { p.producer_signal; }) c.producer_signal = p.producer_signal;
+  if constexpr (requires { p.consumer_signal; }) c.consumer_signal = p.consumer_signal;
+  if constexpr (requires { p.wait_signal_override; }) c.wait_signal_override = p.wait_signal_override;
+  if constexpr (requires { p.num_bytes_per_warp_per_cta; })
+    c.num_bytes_per_warp_per_cta = p.num_bytes_per_warp_per_cta;
+  if constexpr (requires { p.interleave_stride; }) c.interleave_stride = p.interleave_stride;
+  // A UMMA side has no stride of its own: only the other side's two ops are interleaved (S6.12).
+  if constexpr (requires { p.producer_interleave_stride; })
+    c.interleave_stride =
+        InterleaveStride(p.producer_interleave_stride.acquire, p.producer_interleave_stride.commit, 1, 1);
+  if constexpr (requires { p.consumer_interleave_stride; })
+    c.interleave_stride =
+        InterleaveStride(1, 1, p.consumer_interleave_stride.wait, p.consumer_interleave_stride.release);
+  if constexpr (requires { p.advance_on_wait; }) c.advance_on_wait = p.advance_on_wait;
+  if constexpr (requires { p.advance_on_acquire; }) c.advance_on_acquire = p.advance_on_acquire;
+  if constexpr (requires { p.async_flavor; }) c.async_flavor = p.async_flavor;
+  if (c.producer_engine() != Engine::Async) c.producer_signal = Signal::CtaLeader;
+  if (c.consumer_engine() != Engine::Async) c.consumer_signal = Signal::CtaLeader;
+  if (type == PipelineType::ClcFetchAsync) c.num_bytes = kQueueResponseBytes;
+  c.check_common();
+  return c;
+}
+
 constexpr PipelineConfig PipelineConfig::async_async(AsyncAsyncParams const& p) {
-  PipelineConfig c;
-  c.type = PipelineType::AsyncAsync;
-  c.num_stages = p.num_stages;
-  c.producer_group = p.producer_group;
-  c.consumer_group = p.consumer_group;
-  c.producer_signal = p.producer_signal;
-  c.consumer_signal = p.consumer_signal;
-  c.wait_signal_override = p.wait_signal_override;
-  c.interleave_stride = p.interleave_stride;
-  c.advance_on_wait = p.advance_on_wait;
-  c.advance_on_acquire = p.advance_on_acquire;
-  c.async_flavor = p.async_flavor;
-  c.cta_layout_vmnk = p.cta_layout_vmnk;
-  c.check_common();
-  return c;
+  return build(PipelineType::AsyncAsync, p);
 }
-
-// num_bytes 0: the layout takes the resource's declared producer-side SMEM per stage.
-constexpr PipelineConfig PipelineConfig::tma_async(TmaAsyncParams const& p) {
-  PipelineConfig c;
-  c.type = PipelineType::TmaAsync;
-  c.num_stages = p.num_stages;
-  c.num_bytes = p.num_bytes;
-  c.producer_group = p.producer_group;
-  c.consumer_group = p.consumer_group;
-  c.producer_signal = Signal::CtaLeader;  // one elected thread arms expect_tx and arrives at commit
-  c.consumer_signal = p.consumer_signal;
-  c.wait_signal_override = p.wait_signal_override;
-  c.num_bytes_per_warp_per_cta = p.num_bytes_per_warp_per_cta;
-  c.interleave_stride = p.interleave_stride;
-  c.advance_on_wait = p.advance_on_wait;
-  c.advance_on_acquire = p.advance_on_acquire;
-  c.cta_layout_vmnk = p.cta_layout_vmnk;
-  c.check_common();
-  return c;
-}
-
-constexpr PipelineConfig PipelineConfig::tma_umma(TmaUmmaParams const& p) {
-  PipelineConfig c;
-  c.type = PipelineType::TmaUmma;
-  c.num_stages = p.num_stages;
-  c.num_bytes = p.num_bytes;
-  c.producer_group = p.producer_group;
-  c.producer_signal = Signal::CtaLeader;
-  c.consumer_signal = Signal::CtaLeader;  // tcgen05.commit from one thread
-  c.num_bytes_per_warp_per_cta = p.num_bytes_per_warp_per_cta;
-  c.cta_layout_vmnk = p.cta_layout_vmnk;
-  c.check_common();
-  return c;
-}
-
+constexpr PipelineConfig PipelineConfig::tma_async(TmaAsyncParams const& p) { return build(PipelineType::TmaAsync, p); }
+constexpr PipelineConfig PipelineConfig::tma_umma(TmaUmmaParams const& p) { return build(PipelineType::TmaUmma, p); }
 constexpr PipelineConfig PipelineConfig::umma_async(UmmaAsyncParams const& p) {
-  PipelineConfig c;
-  c.type = PipelineType::UmmaAsync;
-  c.num_stages = p.num_stages;
-  c.consumer_group = p.consumer_group;
-  c.producer_signal = Signal::CtaLeader;
-  c.consumer_signal = p.consumer_signal;
-  c.wait_signal_override = p.wait_signal_override;
-  c.interleave_stride = InterleaveStride(1, 1, p.consumer_interleave_stride.wait, p.consumer_interleave_stride.release);
-  c.advance_on_wait = p.advance_on_wait;
-  c.cta_layout_vmnk = p.cta_layout_vmnk;
-  c.check_common();
-  return c;
+  return build(PipelineType::UmmaAsync, p);
 }
-
 constexpr PipelineConfig PipelineConfig::async_umma(AsyncUmmaParams const& p) {
-  PipelineConfig c;
-  c.type = PipelineType::AsyncUmma;
-  c.num_stages = p.num_stages;
-  c.producer_group = p.producer_group;
-  c.producer_signal = p.producer_signal;
-  c.consumer_signal = Signal::CtaLeader;
-  c.interleave_stride =
-      InterleaveStride(p.producer_interleave_stride.acquire, p.producer_interleave_stride.commit, 1, 1);
-  c.advance_on_acquire = p.advance_on_acquire;
-  c.async_flavor = p.async_flavor;
-  c.cta_layout_vmnk = p.cta_layout_vmnk;
-  c.check_common();
-  return c;
+  return build(PipelineType::AsyncUmma, p);
 }
-
-constexpr PipelineConfig PipelineConfig::umma_umma(UmmaUmmaParams const& p) {
-  PipelineConfig c;
-  c.type = PipelineType::UmmaUmma;
-  c.num_stages = p.num_stages;
-  c.producer_signal = Signal::CtaLeader;
-  c.consumer_signal = Signal::CtaLeader;
-  c.cta_layout_vmnk = p.cta_layout_vmnk;
-  c.check_common();
-  return c;
-}
-
+constexpr PipelineConfig PipelineConfig::umma_umma(UmmaUmmaParams const& p) { return build(PipelineType::UmmaUmma, p); }
 constexpr PipelineConfig PipelineConfig::clc_fetch_async(ClcFetchAsyncParams const& p) {
-  PipelineConfig c;
-  c.type = PipelineType::ClcFetchAsync;
-  c.num_stages = p.num_stages;
-  c.num_bytes = kQueueResponseBytes;      // CLC responses are 16 bytes per stage (SPEC S13.3)
-  c.producer_signal = Signal::CtaLeader;  // one thread issues try_cancel
-  c.consumer_group = p.consumer_group;
-  c.consumer_signal = p.consumer_signal;
-  c.cta_layout_vmnk = p.cta_layout_vmnk;
-  c.check_common();
-  return c;
+  return build(PipelineType::ClcFetchAsync, p);
 }
 
 // The factories as free functions: `static constexpr auto pipeline = ts::tma_async({...});`

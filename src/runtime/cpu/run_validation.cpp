@@ -15,13 +15,9 @@ namespace {
 
 [[noreturn]] void reject(std::string check, std::string message, std::string expected, std::string actual,
                          std::string hint) {
-  Diagnostic d;
-  d.check = std::move(check);
-  d.message = std::move(message);
-  d.expected = std::move(expected);
-  d.actual = std::move(actual);
-  d.hint = std::move(hint);
-  throw EmulationError("ts::cpu: " + d.format());
+  throw EmulationError("ts::cpu: " + value_diagnostic(std::move(check), "", std::move(message), std::move(expected),
+                                                      std::move(actual), std::move(hint))
+                                          .format());
 }
 
 }  // namespace
