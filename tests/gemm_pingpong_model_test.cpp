@@ -76,7 +76,7 @@ TEST(GemmPingPongModel, LayoutFitsAndPairsCoverOddTileCounts) {
 }
 
 // The emulator: the same schedule and work bodies (TMA boxes, two emulated m64n128k16
-// wgmmas per k16, the direct-store epilogue), checked against the host reference.
+// wgmmas per k16, the TMA-store epilogue), checked against the host reference.
 struct Size {
   int M, N, K;
 };
@@ -85,7 +85,7 @@ void run_on_emulator(Size s, int grid, uint64_t seed) {
   gemm::HostGemm h(s.M, s.N, s.K, seed);
   ts::arch::TensorMap2D map_b128 = h.map_b;
   map_b128.box_h = pp::kTileN;
-  gemm::Problem p{h.M, h.N, h.K, &h.map_a, nullptr, h.d.data(), nullptr};
+  gemm::Problem p{h.M, h.N, h.K, &h.map_a, nullptr, h.d.data(), &h.map_d};
   auto tm = pp::make_gemm_pingpong(p, &map_b128, cpu_test::quiet());
   tm.print_and_verify();
   ts::cpu::run(tm, {.grid_blocks = grid, .resident_blocks = grid, .seed = seed, .detect_races = seed == 1});

@@ -10,7 +10,8 @@
 #include <cuda_bf16.h>
 
 #include "ts/arch/cuda_sm90.cuh"
-#include "ts/arch/sm90_epilogue.cuh"
+#include "gemm/gemm_epilogue.hpp"
+#include "ts/core/named_barriers.hpp"
 #include "ts/arch/cuda_copy.cuh"
 #include "ts/arch/sm90_wgmma.cuh"
 
@@ -118,8 +119,8 @@ __global__ void __launch_bounds__(384, 1)
       ts::sm90::fence_accumulators(acc);
       if (prev_stage >= 0 && t128 == 0) arch.mbar_arrive(&empty[prev_stage]);
       if (map_d) {  // asynchronous TMA-store epilogue through swizzled SMEM boxes
-        ts::sm90::store_fragment_tma(acc, staging + mwg * 16384, map_d, tm * kTileM + mwg * 64, tn * kTileN, t128,
-                                     1 + mwg);
+        gemm::store_fragment_tma(acc, staging + mwg * 16384, map_d, tm * kTileM + mwg * 64, tn * kTileN, t128,
+                                 ts::kFirstBodyBarrier + mwg);
         continue;
       }
       // Epilogue: the m64n256 fragment straight to global memory as bf16 pairs.
@@ -141,7 +142,7 @@ __global__ void __launch_bounds__(384, 1)
         }
       }
     }
-    if (map_d) ts::sm90::drain_fragment_stores(t128);
+    if (map_d) gemm::drain_fragment_stores(t128);
   }
 }
 

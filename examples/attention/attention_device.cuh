@@ -1,5 +1,6 @@
-// The sm_90a arithmetic of the attention work bodies (attention_resources.hpp calls these
-// under __CUDA_ARCH__; the emulator's counterpart is attention_emu.hpp).
+// The sm_90a arithmetic of the attention work bodies: attention_resources.hpp calls the
+// attn::step functions at the end (the emulator's counterpart, attention_emu.hpp, defines
+// the same names; ts/arch/backend.hpp picks this file in the device pass).
 //
 // SMEM tiles are written by TMA with 128-byte swizzle in 64-column chunks: a Rows x D tile
 // is D / 64 chunks of Rows x 64 bf16, chunk c at c * Rows * 64 elements (1024-byte aligned).
@@ -11,13 +12,14 @@
 //     columns; the row max is reduced over the quad with shuffles, the row sum stays a
 //     per-thread partial until the store (the rescale factor is the same for the quad).
 #pragma once
-#if defined(__CUDA_ARCH__)
 #include <cuda.h>
 #include <cuda_bf16.h>
 
-#include "ts/arch/cuda_copy.cuh"
+#include "attention_plan.hpp"
+#include "ts/arch/portable.hpp"
 #include "ts/arch/sm90_wgmma.cuh"
 #include "ts/arch/sm90_wgmma_rs.cuh"
+#include "ts/core/stage_info.hpp"
 
 namespace attn::dev {
 
@@ -27,18 +29,12 @@ __device__ inline float fast_exp2(float x) {
   return y;
 }
 
-template <int N>
-__device__ inline void fence_regs(float* d) {
-#pragma unroll
-  for (int i = 0; i < N; ++i) asm volatile("" : "+f"(d[i])::"memory");
-}
-
 // The stage's D / 64 TMA boxes (64 columns x Rows rows each) onto its full barrier.
 template <int Rows, int D>
 __device__ inline void load_tile(uint16_t* dst, void const* map, int x, int y, uint64_t* bar) {
 #pragma unroll
   for (int c = 0; c < D / 64; ++c)
-    ts::cuda::tensor_load_2d(dst + c * Rows * 64, static_cast<CUtensorMap const*>(map), x + 64 * c, y, bar);
+    ts::arch::tensor_load_2d(dst + c * Rows * 64, map, x + 64 * c, y, bar);
 }
 
 // S = Q K^T (issued and committed; retire with wgmma_wait<0>). q_addr: the group's first
@@ -47,7 +43,7 @@ template <int D, int BN, int QRows>
 __device__ inline void qk_issue(float* s, uint64_t q_addr, uint64_t k_addr) {
   auto const* q = reinterpret_cast<uint16_t const*>(uintptr_t(q_addr));
   auto const* k = reinterpret_cast<uint16_t const*>(uintptr_t(k_addr));
-  fence_regs<BN / 2>(s);
+  ts::sm90::fence_accumulators<BN / 2>(s);
   ts::sm90::wgmma_fence();
 #pragma unroll
   for (int c = 0; c < D / 64; ++c) {
@@ -68,7 +64,7 @@ __device__ inline void qk_issue(float* s, uint64_t q_addr, uint64_t k_addr) {
 template <int N>
 __device__ inline void retire(float* d) {
   ts::sm90::wgmma_wait<0>();
-  fence_regs<N>(d);
+  ts::sm90::fence_accumulators<N>(d);
 }
 
 struct RowMask {
@@ -113,7 +109,7 @@ __device__ inline void softmax(float const* s, float* o, uint32_t* pa, float* m,
     l[(i / 2) % 2] += x[i];
   }
 #pragma unroll
-  for (int j = 0; j < BN / 4; ++j) pa[j] = ts::sm90::pack_bf16x2(x[2 * j], x[2 * j + 1]);
+  for (int j = 0; j < BN / 4; ++j) pa[j] = ts::arch::pack_bf16x2(x[2 * j], x[2 * j + 1]);
 #pragma unroll
   for (int i = 0; i < D / 2; ++i) o[i] *= factor[(i / 2) % 2];
 }
@@ -159,7 +155,7 @@ __device__ inline void softmax_apply(float const* e, float* o, uint32_t* pa, flo
 #pragma unroll
   for (int i = 0; i < BN / 2; ++i) l[(i / 2) % 2] += e[i];
 #pragma unroll
-  for (int j = 0; j < BN / 4; ++j) pa[j] = ts::sm90::pack_bf16x2(e[2 * j], e[2 * j + 1]);
+  for (int j = 0; j < BN / 4; ++j) pa[j] = ts::arch::pack_bf16x2(e[2 * j], e[2 * j + 1]);
 #pragma unroll
   for (int i = 0; i < D / 2; ++i) o[i] *= factor[(i / 2) % 2];
 }
@@ -167,14 +163,14 @@ __device__ inline void softmax_apply(float const* e, float* o, uint32_t* pa, flo
 template <int N>
 __device__ inline void retire_keep_one(float* d) {
   ts::sm90::wgmma_wait<1>();
-  fence_regs<N>(d);
+  ts::sm90::fence_accumulators<N>(d);
 }
 
 // O += P V (issued and committed).
 template <int D, int BN>
 __device__ inline void pv_issue(float* o, uint32_t const* pa, uint64_t v_addr) {
   auto const* v = reinterpret_cast<uint16_t const*>(uintptr_t(v_addr));
-  fence_regs<D / 2>(o);
+  ts::sm90::fence_accumulators<D / 2>(o);
   ts::sm90::wgmma_fence();
 #pragma unroll
   for (int kk = 0; kk < BN / 16; ++kk) {
@@ -221,4 +217,61 @@ __device__ inline void store(float const* o, float const* m, float const* l, uin
 }
 
 }  // namespace attn::dev
-#endif
+
+// ---- the steps the work bodies call (attention_resources.hpp; same names in attention_emu.hpp) ----
+namespace attn::step {
+
+template <int Rows, int D>
+__device__ inline void load_tile(uint16_t* dst, void const* map, int x, int y, uint64_t* bar) {
+  dev::load_tile<Rows, D>(dst, map, x, y, bar);
+}
+// Q K^T issued from row q_row0 of every Q chunk.
+template <class Sc>
+__device__ inline void qk(Sc& sc, uint64_t q, uint64_t k) {
+  dev::qk_issue<Sc::kD, Sc::BN, Sc::kQRows>(&sc.s[0][0], q + uint64_t(sc.q_row0) * 64 * 2, k);
+}
+// wgmma.wait_group Pending (0: every MMA; 1: all but the P V committed after this Q K^T).
+template <int Pending, class Sc>
+__device__ inline void qk_retire(Sc& sc, int) {
+  if constexpr (Pending == 0)
+    dev::retire<Sc::BN / 2>(&sc.s[0][0]);
+  else
+    dev::retire_keep_one<Sc::BN / 2>(&sc.s[0][0]);
+}
+template <class Acc>
+__device__ inline dev::RowMask row_mask(Acc const& a, ts::ProducerStage const& si, QBlock const& b) {
+  return dev::RowMask{b.q0 + a.plan.row0(a.half), b.seqlen, int(si.loop_offset) * Acc::BN, a.plan.causal != 0};
+}
+template <class Acc>
+__device__ inline void softmax(Acc& a, ts::ProducerStage const& si, float const* scores) {
+  QBlock b = a.plan.block(si.work_tile);
+  dev::softmax<Acc::kD, Acc::BN>(scores, a.o, a.pa, a.m, a.l, row_mask(a, si, b), a.plan.scale_log2,
+                                 si.thread.thread_in_task % 128);
+}
+template <class Acc>
+__device__ inline void softmax_stats(Acc& a, ts::ProducerStage const& si, float* sc) {
+  QBlock b = a.plan.block(si.work_tile);
+  dev::softmax_stats<Acc::BN>(sc, a.m, a.factor, row_mask(a, si, b), a.plan.scale_log2, si.thread.thread_in_task % 128);
+}
+template <class Acc>
+__device__ inline void softmax_apply(Acc& a, float const* e) {
+  dev::softmax_apply<Acc::kD, Acc::BN>(e, a.o, a.pa, a.l, a.factor);
+}
+template <class Acc>
+__device__ inline void pv(Acc& a, uint64_t v) {
+  dev::pv_issue<Acc::kD, Acc::BN>(a.o, a.pa, v);
+}
+template <class Acc>
+__device__ inline void pv_retire(Acc& a, int) {
+  dev::retire<Acc::kD / 2>(a.o);
+}
+// O and LSE straight from the fragment (the Q stage is not used for staging here).
+template <class Out, class Acc>
+__device__ inline void store(Out const& g, ts::ProducerStage const& si, Acc const& acc, uint64_t) {
+  QBlock b = g.plan.block(si.work_tile);
+  dev::store<Acc::kD>(acc.o, acc.m, acc.l, g.o, g.lse, b.token0, b.q0 + g.plan.row0(g.half), b.seqlen,
+                      g.plan.head(si.work_tile, g.half), g.plan.hq, g.plan.total_tokens,
+                      g.plan.head_exists(si.work_tile, g.half), si.thread.thread_in_task % 128);
+}
+
+}  // namespace attn::step

@@ -13,14 +13,19 @@
 // (the race detector keeps a list of readers per byte, and 128 readers of 32 KiB made a run
 // minutes long): lanes of a warp reconverge at every synchronisation step, so lane 0's
 // read is ordered exactly as its lanes' are, and a race with the TMA refill still shows.
+//
+// The attn::step functions at the end are the names the work bodies call
+// (attention_resources.hpp); attention_device.cuh defines the same ones for sm_90a, and
+// ts/arch/backend.hpp picks this file on the host.
 #pragma once
-#if !defined(__CUDA_ARCH__)
 #include <cmath>
 #include <cstdint>
 
+#include "attention_plan.hpp"
 #include "ts/arch/bf16.hpp"
 #include "ts/arch/emulated_mma.hpp"
 #include "ts/arch/portable.hpp"
+#include "ts/core/stage_info.hpp"
 
 namespace attn::emu {
 
@@ -64,4 +69,130 @@ void pv(float* o, float const (&p)[2][BN], uint64_t v_stage, int t) {
 }
 
 }  // namespace attn::emu
-#endif
+
+// ---- the steps the work bodies call (attention_resources.hpp; same names in attention_device.cuh) ----
+namespace attn::step {
+
+// One box of Rows x D (the host map's box is a whole row of D: no swizzle, no chunks).
+template <int Rows, int D>
+inline void load_tile(uint16_t* dst, void const* map, int x, int y, uint64_t* bar) {
+  ts::arch::tensor_load_2d(dst, map, x, y, bar);
+}
+// The "issue": the operands' addresses, read when the MMA retires.
+template <class Sc>
+inline void qk(Sc& sc, uint64_t q, uint64_t k) {
+  sc.q_stage = q + uint64_t(sc.q_row0) * Sc::kD * 2;  // host tiles are unswizzled rows of D
+  sc.k_stage = k;
+}
+// Retiring runs the MMA (the P V after it needs nothing of it: Pending makes no difference).
+template <int Pending, class Sc>
+inline void qk_retire(Sc& sc, int t) {
+  emu::scores<Sc::kD, Sc::BN>(sc.s, sc.q_stage, sc.k_stage, t);
+}
+template <class Acc>
+inline void softmax(Acc& a, ts::ProducerStage const& si, float const* scores) {
+  constexpr int BN = Acc::BN, D = Acc::kD;
+  QBlock b = a.plan.block(si.work_tile);
+  int const t = si.thread.thread_in_task % 128;
+  int const key0 = int(si.loop_offset) * BN;
+  float factor[2];
+  for (int r = 0; r < 2; ++r) {
+    int const row = b.q0 + a.plan.row0(a.half) + emu::row_of(t, r);
+    float x[BN];
+    float mx = -INFINITY;
+    for (int c = 0; c < BN; ++c) {
+      int const key = key0 + c;
+      bool const valid = key < b.seqlen && (!a.plan.causal || key <= row);
+      x[c] = valid ? scores[r * BN + c] * a.plan.scale_log2 : -INFINITY;
+      mx = fmaxf(mx, x[c]);
+    }
+    float const m_new = fmaxf(a.m[r], mx);
+    // A row with no valid key so far keeps m = -inf: nothing to rescale, P = 0.
+    factor[r] = m_new == -INFINITY ? 1.0f : exp2f(a.m[r] - m_new);
+    float sum = 0;
+    for (int c = 0; c < BN; ++c) {
+      float const e = m_new == -INFINITY ? 0.0f : exp2f(x[c] - m_new);
+      sum += e;
+      a.p[r][c] = ts::arch::bf16_to_float(ts::arch::float_to_bf16(e));
+    }
+    a.l[r] = a.l[r] * factor[r] + sum;
+    a.m[r] = m_new;
+  }
+  for (int i = 0; i < D / 2; ++i) a.o[i] *= factor[(i / 2) % 2];
+}
+template <class Acc>
+inline void softmax_stats(Acc& a, ts::ProducerStage const& si, float* sc) {
+  constexpr int BN = Acc::BN;
+  QBlock b = a.plan.block(si.work_tile);
+  int const t = si.thread.thread_in_task % 128;
+  int const key0 = int(si.loop_offset) * BN;
+  for (int r = 0; r < 2; ++r) {
+    int const row = b.q0 + a.plan.row0(a.half) + emu::row_of(t, r);
+    float mx = -INFINITY;
+    for (int c = 0; c < BN; ++c) {
+      int const key = key0 + c;
+      bool const valid = key < b.seqlen && (!a.plan.causal || key <= row);
+      sc[r * BN + c] = valid ? sc[r * BN + c] * a.plan.scale_log2 : -INFINITY;
+      mx = fmaxf(mx, sc[r * BN + c]);
+    }
+    float const m_new = fmaxf(a.m[r], mx);
+    a.factor[r] = m_new == -INFINITY ? 1.0f : exp2f(a.m[r] - m_new);
+    for (int c = 0; c < BN; ++c) sc[r * BN + c] = m_new == -INFINITY ? 0.0f : exp2f(sc[r * BN + c] - m_new);
+    a.m[r] = m_new;
+  }
+}
+template <class Acc>
+inline void softmax_apply(Acc& a, float const* e) {
+  constexpr int BN = Acc::BN, D = Acc::kD;
+  for (int r = 0; r < 2; ++r) {
+    float sum = 0;
+    for (int c = 0; c < BN; ++c) {
+      sum += e[r * BN + c];
+      a.p[r][c] = ts::arch::bf16_to_float(ts::arch::float_to_bf16(e[r * BN + c]));
+    }
+    a.l[r] = a.l[r] * a.factor[r] + sum;
+  }
+  for (int i = 0; i < D / 2; ++i) a.o[i] *= a.factor[(i / 2) % 2];
+}
+template <class Acc>
+inline void pv(Acc& a, uint64_t v) {
+  a.v_stage = v;
+}
+template <class Acc>
+inline void pv_retire(Acc& a, int t) {
+  emu::pv<Acc::kD, Acc::BN>(a.o, a.p, a.v_stage, t);
+}
+// O staged as bf16 in the group's own Q stage (dead once the last Q K^T retired; released
+// only after this store), copied out from there; LSE by one thread of each quad.
+template <class Out, class Acc>
+inline void store(Out const& g, ts::ProducerStage const& si, Acc const& acc, uint64_t q_stage) {
+  constexpr int D = Acc::kD;
+  QBlock b = g.plan.block(si.work_tile);
+  int const head = g.plan.head(si.work_tile, g.half);
+  bool const exists = g.plan.head_exists(si.work_tile, g.half);
+  int const t = si.thread.thread_in_task % 128;
+  int const q0 = b.q0 + g.plan.row0(g.half);  // the group's first row in the sequence
+  auto* staging = const_cast<uint16_t*>(emu::as_tile(q_stage)) + g.plan.row0(g.half) * D;
+  float inv_l[2];
+  for (int r = 0; r < 2; ++r) inv_l[r] = acc.l[r] > 0 ? 1.0f / acc.l[r] : 0.0f;
+  for (int i = 0; i < D / 2; ++i) {
+    int const row = ts::arch::wgmma_d_row(t, i), col = ts::arch::wgmma_d_col(t, i);
+    ts::arch::smem_store(staging + row * D + col, ts::arch::float_to_bf16(acc.o[i] * inv_l[(i / 2) % 2]));
+  }
+  if (!exists) return;
+  for (int i = 0; i < D / 2; ++i) {
+    int const row = ts::arch::wgmma_d_row(t, i), col = ts::arch::wgmma_d_col(t, i);
+    if (q0 + row >= b.seqlen) continue;
+    size_t const token = size_t(b.token0 + q0 + row);
+    g.o[(token * g.plan.hq + head) * D + col] = ts::arch::smem_load(staging + row * D + col);
+  }
+  if (t % 4 == 0)  // one thread of the quad owning the row
+    for (int r = 0; r < 2; ++r) {
+      int const row = emu::row_of(t, r);
+      if (q0 + row >= b.seqlen) continue;
+      // LSE in natural log: m is log2-scaled.
+      g.lse[size_t(head) * g.plan.total_tokens + b.token0 + q0 + row] = acc.m[r] * 0.69314718055994531f + logf(acc.l[r]);
+    }
+}
+
+}  // namespace attn::step

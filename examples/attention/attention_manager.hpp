@@ -19,11 +19,23 @@ struct Problem {
   int pairs() const { return plan.num_blocks * plan.head_pairs; }
 };
 
-template <int D, Variant V = Variant::kCorrect>
-inline auto make_attention(Problem const& p, ts::Options o = {}) {
-  PairQueue q;
-  q.num_tiles = p.pairs();
-  q.plan = p.plan;
+// A shape's static tile queue: `tiles` tiles over the plan.
+template <class Q>
+inline Q tile_queue(Plan const& plan, int tiles) {
+  Q q;
+  q.num_tiles = tiles;
+  q.plan = plan;
+  return q;
+}
+
+// The builder of both shapes (this file's pair shape, attention_shared.hpp's shared-K/V
+// one): resources, the load task, the two consumer groups with their registers and the
+// dependency graph. Shape says what differs: the tile queue (Shape::queue(p), named
+// Shape::kQueueName), the Q/K/V source, the Q ring and each group's Scores
+// (Shape::scores(half)); Load, C0, C1 are the schedules; kOrder: whether the groups pass
+// the order barrier (a graph self-edge and a resource the groups read and write).
+template <int D, class Shape, bool kOrder, class Load, class C0, class C1>
+inline auto build_attention(Problem const& p, ts::Options o) {
   auto out = [&](int half) {
     GmemO<D> g;
     g.plan = p.plan;
@@ -32,48 +44,65 @@ inline auto make_attention(Problem const& p, ts::Options o = {}) {
     g.lse = p.lse;
     return g;
   };
-  auto acc = [&] {
+  auto acc = [&](int half) {
     OutAcc<D> a{};
     a.plan = p.plan;
+    a.half = half;  // the group's first row in the tile (plan.row0: 0 in the pair shape)
     return a;
   };
-  QRing<D> qr{};
+  typename Shape::QRing qr{};
   qr.map = p.map_q;
   KvRing<D> kr{}, vr{};
   kr.map = p.map_k;
   vr.map = p.map_v;
-  auto wq = ts::resource("pairs", q);
-  auto gmem = ts::resource("gmem_qkv", GmemQKV<D>{{}, p.plan});
+  typename Shape::Source src{};
+  src.plan = p.plan;
+  auto wq = ts::resource(Shape::kQueueName, Shape::queue(p));
+  auto gmem = ts::resource("gmem_qkv", src);
   auto q_smem = ts::resource("q_smem", qr);
   auto k_smem = ts::resource("k_smem", kr);
   auto v_smem = ts::resource("v_smem", vr);
-  auto s0 = ts::resource("s0", Scores<D>{});
-  auto s1 = ts::resource("s1", Scores<D>{});
-  auto acc0 = ts::resource("acc0", acc());
-  auto acc1 = ts::resource("acc1", acc());
+  auto s0 = ts::resource("s0", Shape::scores(0));
+  auto s1 = ts::resource("s1", Shape::scores(1));
+  auto acc0 = ts::resource("acc0", acc(0));
+  auto acc1 = ts::resource("acc1", acc(1));
   auto o0 = ts::resource("o0", out(0));
   auto o1 = ts::resource("o1", out(1));
   auto order = ts::resource("order", MathOrder{});
   auto load = ts::Task("Load").warps(0, 1).reads(gmem, wq).writes(q_smem, k_smem, v_smem).schedule(
-      ts::with_registers<24>(LoadSchedule<D>{}), gmem, q_smem, k_smem, v_smem, wq);
+      ts::with_registers<24>(Load{}), gmem, q_smem, k_smem, v_smem, wq);
   auto g0 = ts::Task("Group0").warps(4, 4);
   auto g1 = ts::Task("Group1").warps(8, 4);
-  if constexpr (V != Variant::kNoOrder) {
+  if constexpr (kOrder) {
     g0.reads(q_smem, k_smem, v_smem, s0, acc0, wq).writes(order, s0, acc0, o0);
     g1.reads(order, q_smem, k_smem, v_smem, s1, acc1, wq).writes(s1, acc1, o1);
   } else {
     g0.reads(q_smem, k_smem, v_smem, s0, acc0, wq).writes(s0, acc0, o0);
     g1.reads(q_smem, k_smem, v_smem, s1, acc1, wq).writes(s1, acc1, o1);
   }
-  auto c0 = g0.schedule(ts::with_registers<240>(ConsumerSchedule<D, 0, V>{}), order, q_smem, k_smem, v_smem, s0,
-                        acc0, o0, wq);
-  auto c1 = g1.schedule(ts::with_registers<240>(ConsumerSchedule<D, 1, V>{}), order, q_smem, k_smem, v_smem, s1,
-                        acc1, o1, wq);
+  auto c0 = g0.schedule(ts::with_registers<240>(C0{}), order, q_smem, k_smem, v_smem, s0, acc0, o0, wq);
+  auto c1 = g1.schedule(ts::with_registers<240>(C1{}), order, q_smem, k_smem, v_smem, s1, acc1, o1, wq);
   ts::DependencyGraph graph{{q_smem, {gmem}}, {k_smem, {gmem}}, {v_smem, {gmem}}, {s0, {q_smem, k_smem}},
                             {s1, {q_smem, k_smem}}, {acc0, {s0, v_smem}}, {acc1, {s1, v_smem}}, {o0, {acc0}},
                             {o1, {acc1}}};
-  if constexpr (V != Variant::kNoOrder) graph.edges.push_back({order, {order}});
+  if constexpr (kOrder) graph.edges.push_back({order, {order}});
   return ts::TaskManager(ts::tasks(load, c0, c1), graph, o);
+}
+
+// The pair shape: a tile is a pair of 64-row Q blocks, one per group.
+template <int D>
+struct PairShape {
+  using QRing = attn::QRing<D>;
+  using Source = GmemQKV<D>;
+  static constexpr char const* kQueueName = "pairs";
+  static PairQueue queue(Problem const& p) { return tile_queue<PairQueue>(p.plan, p.pairs()); }
+  static Scores<D> scores(int) { return Scores<D>{}; }
+};
+
+template <int D, Variant V = Variant::kCorrect>
+inline auto make_attention(Problem const& p, ts::Options o = {}) {
+  return build_attention<D, PairShape<D>, V != Variant::kNoOrder, LoadSchedule<D>, ConsumerSchedule<D, 0, V>,
+                         ConsumerSchedule<D, 1, V>>(p, o);
 }
 
 }  // namespace attn

@@ -19,11 +19,11 @@
 
 namespace attn {
 
-// The K/V loop of every task: the pair's K/V blocks, at least one (every Q block sees its
-// sequence's first key).
-template <class Q>
+// The K/V loop of every task: the tile's K/V blocks (Blocks: the queue's per-tile count,
+// PairQueue::kv_blocks here), at least one (every Q block sees its sequence's first key).
+template <auto Blocks = &PairQueue::kv_blocks, class Q>
 TS_HD auto kv_bound(Q& wq) {
-  return ts::at_least(1, ts::per_tile<&PairQueue::kv_blocks>(wq));
+  return ts::at_least(1, ts::per_tile<Blocks>(wq));
 }
 
 template <int D>

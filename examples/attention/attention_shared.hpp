@@ -8,9 +8,10 @@
 // the keys past them). The order barrier alternates the groups' Q K^T issues as in the
 // pair shape. Resources, bodies and the plan are the pair shape's with plan.shared = 1.
 #pragma once
-#include "attention_schedule.hpp"
+#include <stdexcept>
 #include <type_traits>
 
+#include "attention_manager.hpp"
 #include "ts/task_manager.hpp"
 
 namespace attn::shared {
@@ -38,27 +39,17 @@ struct SourceQKV : GmemQKV<D> {
   }
 };
 
-template <class Q>
-TS_HD auto tile_kv_bound(Q& wq) {
-  return ts::at_least(1, ts::per_tile<&HeadTileQueue::kv_blocks>(wq));
-}
-
 template <int D>
 struct LoadSchedule {
   template <class S, class G, class Qr, class Kr, class Vr, class W>
   TS_HD void operator()(S& s, G& gmem, Qr& q, Kr& k, Vr& v, W& wq) const {
+    using Pair = attn::LoadSchedule<D>;  // its stage helpers
     s.work_tile_loop(wq, [&] {
-      q.acquire();
-      ts::work<&QRing<D>::load>(q, ts::work<&SourceQKV<D>::q_box>(gmem));
-      q.commit();
-      s.domain_loop(0, tile_kv_bound(wq), 1, [&] {
+      Pair::template load<&SourceQKV<D>::q_box, QRing<D>>(gmem, q);
+      s.domain_loop(0, kv_bound<&HeadTileQueue::kv_blocks>(wq), 1, [&] {
         auto box = ts::work<&SourceQKV<D>::kv_box>(gmem);
-        k.acquire();
-        ts::work<&KvRing<D>::load>(k, box);
-        k.commit();
-        v.acquire();
-        ts::work<&KvRing<D>::load>(v, box);
-        v.commit();
+        Pair::template put<KvRing<D>>(k, box);
+        Pair::template put<KvRing<D>>(v, box);
       });
       ts::queue_epilogue(wq);
     });
@@ -72,35 +63,52 @@ enum class Variant {
   kGroup1SkipsVRelease,     // group 1 never releases V: a stage reuse race
 };
 
+// What both consumer schedules do per tile: wait for the tile's Q stage and start the
+// accumulator; per K/V block take the order's turn (kOrder), wait for a K stage and issue
+// Q K^T, then `block()` finishes the iteration; `after()` follows the K/V loop; O is
+// stored from the Q stage, which then goes back.
+template <int D, int G, bool kOrder, class S, class Ord, class Qr, class Kr, class Sc, class Acc, class Out, class W,
+          class Block, class After>
+TS_HD void each_tile(S& s, Ord& order, Qr& q, Kr& k, Sc& sc, Acc& acc, Out& out, W& wq, Block const& block,
+                     After const& after) {
+  s.work_tile_loop(wq, [&] {
+    q.wait();
+    auto q_stage = ts::work<&QRing<D>::operand>(q);
+    ts::work<&OutAcc<D>::begin_tile>(acc);
+    s.domain_loop(0, kv_bound<&HeadTileQueue::kv_blocks>(wq), 1, [&] {
+      if constexpr (kOrder && G == 0) order.acquire();
+      if constexpr (kOrder && G == 1) order.wait();
+      k.wait();
+      ts::work<&Scores<D, kRows>::qk>(sc, q_stage, ts::work<&KvRing<D>::operand>(k));
+      block();
+    });
+    after();
+    ts::work<&GmemO<D>::store>(out, ts::work<&OutAcc<D>::result>(acc), q_stage);
+    q.release();
+    ts::queue_epilogue(wq);
+  });
+}
+
 template <int D, int G, Variant V = Variant::kCorrect>
 struct ConsumerSchedule {
   static constexpr bool kOrder = V != Variant::kNoOrder;
   template <class S, class Ord, class Qr, class Kr, class Vr, class Sc, class Acc, class Out, class W>
   TS_HD void operator()(S& s, Ord& order, Qr& q, Kr& k, Vr& v, Sc& sc, Acc& acc, Out& out, W& wq) const {
-    s.work_tile_loop(wq, [&] {
-      q.wait();
-      auto q_stage = ts::work<&QRing<D>::operand>(q);
-      ts::work<&OutAcc<D>::begin_tile>(acc);
-      s.domain_loop(0, tile_kv_bound(wq), 1, [&] {
-        if constexpr (kOrder && G == 0) order.acquire();
-        if constexpr (kOrder && G == 1) order.wait();
-        k.wait();
-        ts::work<&Scores<D, kRows>::qk>(sc, q_stage, ts::work<&KvRing<D>::operand>(k));
-        if constexpr (kOrder && G == 0) order.commit();
-        if constexpr (kOrder && G == 1 && V != Variant::kOrderReleasedAfterLoop) order.release();
-        ts::work<&Scores<D, kRows>::retire>(sc);
-        k.release();
-        ts::work<&OutAcc<D>::softmax>(acc, ts::work<&Scores<D, kRows>::fragment>(sc));
-        v.wait();
-        ts::work<&OutAcc<D>::pv>(acc, ts::work<&KvRing<D>::operand>(v));
-        ts::work<&OutAcc<D>::retire>(acc);
-        if constexpr (!(G == 1 && V == Variant::kGroup1SkipsVRelease)) v.release();
-      });
+    auto block = [&] {
+      if constexpr (kOrder && G == 0) order.commit();
+      if constexpr (kOrder && G == 1 && V != Variant::kOrderReleasedAfterLoop) order.release();
+      ts::work<&Scores<D, kRows>::retire>(sc);
+      k.release();
+      ts::work<&OutAcc<D>::softmax>(acc, ts::work<&Scores<D, kRows>::fragment>(sc));
+      v.wait();
+      ts::work<&OutAcc<D>::pv>(acc, ts::work<&KvRing<D>::operand>(v));
+      ts::work<&OutAcc<D>::retire>(acc);
+      if constexpr (!(G == 1 && V == Variant::kGroup1SkipsVRelease)) v.release();
+    };
+    auto after = [&] {
       if constexpr (kOrder && G == 1 && V == Variant::kOrderReleasedAfterLoop) order.release();
-      ts::work<&GmemO<D>::store>(out, ts::work<&OutAcc<D>::result>(acc), q_stage);
-      q.release();
-      ts::queue_epilogue(wq);
-    });
+    };
+    each_tile<D, G, kOrder>(s, order, q, k, sc, acc, out, wq, block, after);
   }
 };
 
@@ -113,44 +121,51 @@ template <int D, int G>
 struct OverlapSchedule {
   template <class S, class Ord, class Qr, class Kr, class Vr, class Sc, class Acc, class Out, class W>
   TS_HD void operator()(S& s, Ord& order, Qr& q, Kr& k, Vr& v, Sc& sc, Acc& acc, Out& out, W& wq) const {
-    s.work_tile_loop(wq, [&] {
-      q.wait();
-      auto q_stage = ts::work<&QRing<D>::operand>(q);
-      ts::work<&OutAcc<D>::begin_tile>(acc);
-      s.domain_loop(0, tile_kv_bound(wq), 1, [&] {
-        if constexpr (G == 0) order.acquire();
-        if constexpr (G == 1) order.wait();
-        k.wait();
-        ts::work<&Scores<D, kRows>::qk>(sc, q_stage, ts::work<&KvRing<D>::operand>(k));
-        s.every(1, 1, [&] {  // P V of the previous block, behind this block's Q K^T
-          v.wait();
-          ts::work<&OutAcc<D>::pv>(acc, ts::work<&KvRing<D>::operand>(v));
-        });
-        if constexpr (G == 0) order.commit();
-        if constexpr (G == 1) order.release();
-        s.first_iter([&] { ts::work<&Scores<D, kRows>::retire>(sc); });
-        s.every(1, 1, [&] { ts::work<&Scores<D, kRows>::retire_keep_one>(sc); });
-        k.release();
-        ts::work<&OutAcc<D>::softmax_stats>(acc, ts::work<&Scores<D, kRows>::fragment>(sc));
-        s.every(1, 1, [&] {
-          ts::work<&OutAcc<D>::retire>(acc);
-          v.release();
-        });
-        ts::work<&OutAcc<D>::softmax_apply>(acc, ts::work<&Scores<D, kRows>::fragment>(sc));
+    auto block = [&] {
+      s.every(1, 1, [&] {  // P V of the previous block, behind this block's Q K^T
+        v.wait();
+        ts::work<&OutAcc<D>::pv>(acc, ts::work<&KvRing<D>::operand>(v));
       });
+      if constexpr (G == 0) order.commit();
+      if constexpr (G == 1) order.release();
+      s.first_iter([&] { ts::work<&Scores<D, kRows>::retire>(sc); });
+      s.every(1, 1, [&] { ts::work<&Scores<D, kRows>::retire_keep_one>(sc); });
+      k.release();
+      ts::work<&OutAcc<D>::softmax_stats>(acc, ts::work<&Scores<D, kRows>::fragment>(sc));
+      s.every(1, 1, [&] {
+        ts::work<&OutAcc<D>::retire>(acc);
+        v.release();
+      });
+      ts::work<&OutAcc<D>::softmax_apply>(acc, ts::work<&Scores<D, kRows>::fragment>(sc));
+    };
+    auto after = [&] {
       v.wait();  // the last block's P V
       ts::work<&OutAcc<D>::pv>(acc, ts::work<&KvRing<D>::operand>(v));
       ts::work<&OutAcc<D>::retire>(acc);
       v.release();
-      ts::work<&GmemO<D>::store>(out, ts::work<&OutAcc<D>::result>(acc), q_stage);
-      q.release();
-      ts::queue_epilogue(wq);
-    });
+    };
+    each_tile<D, G, true>(s, order, q, k, sc, acc, out, wq, block, after);
   }
 };
 
 template <int D, int G, Variant V, bool kOverlap>
 using ConsumerOf = std::conditional_t<kOverlap, OverlapSchedule<D, G>, ConsumerSchedule<D, G, V>>;
+
+// The shared-K/V shape for build_attention: a tile is one 128-row Q block of one head.
+template <int D>
+struct SharedShape {
+  using QRing = shared::QRing<D>;
+  using Source = SourceQKV<D>;
+  static constexpr char const* kQueueName = "tiles";
+  static HeadTileQueue queue(Problem const& p) {
+    return tile_queue<HeadTileQueue>(p.plan, p.plan.num_blocks * p.plan.hq);
+  }
+  static Scores<D, kRows> scores(int half) {
+    Scores<D, kRows> sc{};
+    sc.q_row0 = 64 * half;
+    return sc;
+  }
+};
 
 // p.plan.blocks: 128-row Q blocks (plan_blocks<D>(shape, kRows)), p.plan.shared = 1;
 // p.map_q in 128 x D boxes (the emulator; 128 x 64 on the device).
@@ -158,67 +173,8 @@ template <int D, Variant V = Variant::kCorrect, bool kOverlap = false>
 inline auto make_attention_shared(Problem const& p, ts::Options o = {}) {
   static_assert(!kOverlap || V == Variant::kCorrect, "the overlapped schedule has no near-miss variants");
   if (!p.plan.shared) throw std::invalid_argument("attention: make_attention_shared needs plan.shared = 1");
-  HeadTileQueue q;
-  q.num_tiles = p.plan.num_blocks * p.plan.hq;
-  q.plan = p.plan;
-  auto out = [&](int half) {
-    GmemO<D> g;
-    g.plan = p.plan;
-    g.half = half;
-    g.o = p.o;
-    g.lse = p.lse;
-    return g;
-  };
-  auto acc = [&](int half) {
-    OutAcc<D> a{};
-    a.plan = p.plan;
-    a.half = half;
-    return a;
-  };
-  auto scores = [&](int half) {
-    Scores<D, kRows> sc{};
-    sc.q_row0 = 64 * half;
-    return sc;
-  };
-  QRing<D> qr{};
-  qr.map = p.map_q;
-  KvRing<D> kr{}, vr{};
-  kr.map = p.map_k;
-  vr.map = p.map_v;
-  SourceQKV<D> src{};
-  src.plan = p.plan;
-  auto wq = ts::resource("tiles", q);
-  auto gmem = ts::resource("gmem_qkv", src);
-  auto q_smem = ts::resource("q_smem", qr);
-  auto k_smem = ts::resource("k_smem", kr);
-  auto v_smem = ts::resource("v_smem", vr);
-  auto s0 = ts::resource("s0", scores(0));
-  auto s1 = ts::resource("s1", scores(1));
-  auto acc0 = ts::resource("acc0", acc(0));
-  auto acc1 = ts::resource("acc1", acc(1));
-  auto o0 = ts::resource("o0", out(0));
-  auto o1 = ts::resource("o1", out(1));
-  auto order = ts::resource("order", MathOrder{});
-  auto load = ts::Task("Load").warps(0, 1).reads(gmem, wq).writes(q_smem, k_smem, v_smem).schedule(
-      ts::with_registers<24>(LoadSchedule<D>{}), gmem, q_smem, k_smem, v_smem, wq);
-  auto g0 = ts::Task("Group0").warps(4, 4);
-  auto g1 = ts::Task("Group1").warps(8, 4);
-  if constexpr (V != Variant::kNoOrder) {
-    g0.reads(q_smem, k_smem, v_smem, s0, acc0, wq).writes(order, s0, acc0, o0);
-    g1.reads(order, q_smem, k_smem, v_smem, s1, acc1, wq).writes(s1, acc1, o1);
-  } else {
-    g0.reads(q_smem, k_smem, v_smem, s0, acc0, wq).writes(s0, acc0, o0);
-    g1.reads(q_smem, k_smem, v_smem, s1, acc1, wq).writes(s1, acc1, o1);
-  }
-  auto c0 = g0.schedule(ts::with_registers<240>(ConsumerOf<D, 0, V, kOverlap>{}), order, q_smem, k_smem, v_smem, s0,
-                        acc0, o0, wq);
-  auto c1 = g1.schedule(ts::with_registers<240>(ConsumerOf<D, 1, V, kOverlap>{}), order, q_smem, k_smem, v_smem, s1,
-                        acc1, o1, wq);
-  ts::DependencyGraph graph{{q_smem, {gmem}}, {k_smem, {gmem}}, {v_smem, {gmem}}, {s0, {q_smem, k_smem}},
-                            {s1, {q_smem, k_smem}}, {acc0, {s0, v_smem}}, {acc1, {s1, v_smem}}, {o0, {acc0}},
-                            {o1, {acc1}}};
-  if constexpr (V != Variant::kNoOrder) graph.edges.push_back({order, {order}});
-  return ts::TaskManager(ts::tasks(load, c0, c1), graph, o);
+  return build_attention<D, SharedShape<D>, V != Variant::kNoOrder, LoadSchedule<D>, ConsumerOf<D, 0, V, kOverlap>,
+                         ConsumerOf<D, 1, V, kOverlap>>(p, o);
 }
 
 }  // namespace attn::shared

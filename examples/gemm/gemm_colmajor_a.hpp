@@ -29,66 +29,33 @@ struct SmemABColA : SmemAB {
   // Producer work: the elected lane issues the two A boxes and the B box(es) onto the
   // stage's full barrier. Box sizes sum to kBytesA + kBytesB, the plain GEMM's transaction.
   TS_HD void load(ts::ProducerStage const& si, TileSource src) const {
-#if defined(__CUDA_ARCH__)
-    if (si.thread.thread_in_task == 0) {
-      auto* base_a = a.ptr(si.context) + si.stage_idx * kTileM * kTileK;
-      auto* base_b = b.ptr(si.context) + si.stage_idx * kTileN * kTileK;
-      auto const* ma = static_cast<CUtensorMap const*>(map_a);
-      auto const* mb = static_cast<CUtensorMap const*>(map_b);
-#pragma unroll
-      for (int j = 0; j < kTileM / kColABoxM; ++j)  // coordinates: (M column, K row)
-        ts::cuda::tensor_load_2d(base_a + j * kColABoxM * kTileK, ma, src.m + j * kColABoxM, src.k, si.barrier);
-      if constexpr (RowB) {
-#pragma unroll
-        for (int j = 0; j < kTileN / kRowBBoxN; ++j)  // coordinates: (N column, K row)
-          ts::cuda::tensor_load_2d(base_b + j * kRowBBoxN * kTileK, mb, src.n + j * kRowBBoxN, src.k, si.barrier);
-      } else {
-        ts::cuda::tensor_load_2d(base_b, mb, src.k, src.n, si.barrier);  // (K column, N row)
-      }
-    }
-#else
-    (void)si;
-    (void)src;
-#endif
+    if (si.thread.thread_in_task != 0) return;
+    auto* base_a = stage_a(si);
+TS_UNROLL
+    for (int j = 0; j < kTileM / kColABoxM; ++j)  // coordinates: (M column, K row)
+      ts::arch::tensor_load_2d(base_a + j * kColABoxM * kTileK, map_a, src.m + j * kColABoxM, src.k, si.barrier);
+    if constexpr (RowB)
+      load_b_n_major(stage_b(si), map_b, src, si.barrier);
+    else
+      ts::arch::tensor_load_2d(stage_b(si), map_b, src.k, src.n, si.barrier);  // (K column, N row)
   }
   // Consumer work: this warpgroup's A box (M-major) and the B slice.
   TS_HD StageDescs descriptors(ts::ConsumerStage const& si) const {
-#if defined(__CUDA_ARCH__)
     int wg = si.thread.warp_in_task() / 4;
-    auto* base_a = a.ptr(si.context) + si.stage_idx * kTileM * kTileK + wg * kColABoxM * kTileK;
-    auto* base_b = b.ptr(si.context) + si.stage_idx * kTileN * kTileK;
-    uint64_t da = ts::sm90::desc_mn_major_sw128(base_a, kColABoxM * kTileK * 2);
+    uint64_t da = ts::arch::wgmma_desc_mn_major(stage_a(si) + wg * kColABoxM * kTileK, kColABoxM * kTileK * 2);
     if constexpr (RowB)
-      return StageDescs{da, ts::sm90::desc_mn_major_sw128(base_b, kRowBBoxN * kTileK * 2)};
+      return StageDescs{da, desc_b_n_major(stage_b(si))};
     else
-      return StageDescs{da, ts::sm90::desc_k_major_sw128(base_b)};
-#else
-    (void)si;
-    return {};
-#endif
+      return StageDescs{da, ts::arch::wgmma_desc_k_major(stage_b(si))};
   }
 };
 
 // The accumulator fed by an M-major A: wgmma with the A-transpose bit (and the B one when
-// B is N-major). A k16 step moves A by 16 K rows = 2048 B (128 descriptor units); B by
-// 32 B (2 units) when K-major, by 2048 B (128 units) when N-major.
+// B is N-major). A k16 step moves A by 16 K rows = 2048 B; B by 32 B when K-major, by
+// 2048 B when N-major.
 template <bool RowB>
 struct AccumulatorColA : Accumulator {
-  TS_HD void mma(ts::ProducerStage const&, StageDescs d) {
-#if defined(__CUDA_ARCH__)
-    constexpr int kStepB = RowB ? 128 : 2;
-    ts::sm90::fence_accumulators(acc);
-    ts::sm90::wgmma_fence();
-#pragma unroll
-    for (int kk = 0; kk < kTileK / 16; ++kk)
-      ts::sm90::wgmma_m64n256k16_bf16<RowB ? 1 : 0, 1>(acc, d.a + 128 * kk, d.b + kStepB * kk,
-                                                       (fresh && kk == 0) ? 0 : 1);
-    ts::sm90::wgmma_commit();
-#else
-    (void)d;
-#endif
-    fresh = false;
-  }
+  TS_HD void mma(ts::ProducerStage const& si, StageDescs d) { mma_steps<RowB ? 1 : 0, 1, 2048, RowB ? 2048 : 32>(si, d); }
 };
 
 // The operand layouts. make_gemm<ColMajorA>(p): p.map_a is the device CUtensorMap of A as

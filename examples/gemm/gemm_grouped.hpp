@@ -65,17 +65,9 @@ struct GroupedGmemAB : ts::MemoryResource {
 // The plain GEMM's SMEM ring, loading from the group's tensor maps.
 struct GroupedSmemAB : SmemAB {
   TS_HD void load(ts::ProducerStage const& si, GroupedSource src) const {
-#if defined(__CUDA_ARCH__)
-    if (si.thread.thread_in_task == 0) {
-      auto* base_a = a.ptr(si.context) + si.stage_idx * kTileM * kTileK;
-      auto* base_b = b.ptr(si.context) + si.stage_idx * kTileN * kTileK;
-      ts::cuda::tensor_load_2d(base_a, static_cast<CUtensorMap const*>(map_a) + src.g, src.k, src.m, si.barrier);
-      ts::cuda::tensor_load_2d(base_b, static_cast<CUtensorMap const*>(map_b) + src.g, src.k, src.n, si.barrier);
-    }
-#else
-    (void)si;
-    (void)src;
-#endif
+    if (si.thread.thread_in_task != 0) return;
+    ts::arch::tensor_load_2d(stage_a(si), ts::arch::tensor_map_at(map_a, src.g), src.k, src.m, si.barrier);
+    ts::arch::tensor_load_2d(stage_b(si), ts::arch::tensor_map_at(map_b, src.g), src.k, src.n, si.barrier);
   }
 };
 

@@ -18,6 +18,7 @@ struct HostGemm {
   int M, N, K;
   std::vector<uint16_t> a, b, d;
   ts::arch::TensorMap2D map_a, map_b;
+  ts::arch::TensorMap2D map_d;  // D in 64 x 64 boxes: the TMA-store epilogue's map
 
   HostGemm(int m, int n, int k, uint64_t seed) : M(m), N(n), K(k), a(size_t(m) * k), b(size_t(n) * k) {
     uint64_t x = seed * 0x9E3779B97F4A7C15ull + 1;
@@ -32,6 +33,7 @@ struct HostGemm {
     for (auto& v : b) v = next();
     map_a = {a.data(), 2, K, M, 2LL * K, kTileK, kTileM};
     map_b = {b.data(), 2, K, N, 2LL * K, kTileK, kTileN};
+    map_d = {nullptr, 2, N, M, 2LL * N, 64, 64};
     clear_d();
   }
   // The maps point into a and b: a copy would read the original's buffers.
@@ -39,7 +41,10 @@ struct HostGemm {
   HostGemm& operator=(HostGemm const&) = delete;
 
   // D starts as bf16 NaN everywhere, so an element the kernel never wrote fails the check.
-  void clear_d() { d.assign(size_t(M) * N, uint16_t(0x7fc0)); }
+  void clear_d() {
+    d.assign(size_t(M) * N, uint16_t(0x7fc0));
+    map_d.base = d.data();
+  }
 
   int tiles() const { return ((M + kTileM - 1) / kTileM) * ((N + kTileN - 1) / kTileN); }
 

@@ -16,57 +16,37 @@ namespace gemm {
 
 constexpr int kRowBBoxN = 64;  // N extent of one B box: 64 bf16 = one 128-byte swizzle row
 
+// The B slice as kTileN / kRowBBoxN boxes of 64 (N) x 64 (K), 8 KiB apart (coordinates:
+// N column, K row). Shared by the row-major-B and the column-major-A rings.
+TS_HD inline void load_b_n_major(uint16_t* base_b, void const* map_b, TileSource src, uint64_t* bar) {
+TS_UNROLL
+  for (int j = 0; j < kTileN / kRowBBoxN; ++j)
+    ts::arch::tensor_load_2d(base_b + j * kRowBBoxN * kTileK, map_b, src.n + j * kRowBBoxN, src.k, bar);
+}
+// The descriptor of an N-major B slice: N blocks 8 KiB apart.
+TS_HD inline uint64_t desc_b_n_major(uint16_t const* base_b) {
+  return ts::arch::wgmma_desc_mn_major(base_b, kRowBBoxN * kTileK * 2);
+}
+
 // The SMEM ring with a row-major (N-major) B slice; A as in the plain GEMM.
 struct SmemABRowB : SmemAB {
   // Producer work: the elected lane issues the A box and the four B boxes onto the stage's
   // full barrier (the transaction bytes, kBytesA + kBytesB, are the plain GEMM's).
   TS_HD void load(ts::ProducerStage const& si, TileSource src) const {
-#if defined(__CUDA_ARCH__)
-    if (si.thread.thread_in_task == 0) {
-      auto* base_a = a.ptr(si.context) + si.stage_idx * kTileM * kTileK;
-      auto* base_b = b.ptr(si.context) + si.stage_idx * kTileN * kTileK;
-      ts::cuda::tensor_load_2d(base_a, static_cast<CUtensorMap const*>(map_a), src.k, src.m, si.barrier);
-      auto const* mb = static_cast<CUtensorMap const*>(map_b);
-#pragma unroll
-      for (int j = 0; j < kTileN / kRowBBoxN; ++j)  // coordinates: (N column, K row)
-        ts::cuda::tensor_load_2d(base_b + j * kRowBBoxN * kTileK, mb, src.n + j * kRowBBoxN, src.k, si.barrier);
-    }
-#else
-    (void)si;
-    (void)src;
-#endif
+    if (si.thread.thread_in_task != 0) return;
+    ts::arch::tensor_load_2d(stage_a(si), map_a, src.k, src.m, si.barrier);
+    load_b_n_major(stage_b(si), map_b, src, si.barrier);
   }
   // Consumer work: this warpgroup's A rows (K-major) and the N-major B slice.
   TS_HD StageDescs descriptors(ts::ConsumerStage const& si) const {
-#if defined(__CUDA_ARCH__)
-    int wg = si.thread.warp_in_task() / 4;
-    auto* base_a = a.ptr(si.context) + si.stage_idx * kTileM * kTileK + wg * 64 * kTileK;
-    auto* base_b = b.ptr(si.context) + si.stage_idx * kTileN * kTileK;
-    return StageDescs{ts::sm90::desc_k_major_sw128(base_a),
-                      ts::sm90::desc_mn_major_sw128(base_b, kRowBBoxN * kTileK * 2)};
-#else
-    (void)si;
-    return {};
-#endif
+    return StageDescs{ts::arch::wgmma_desc_k_major(stage_a_rows(si)), desc_b_n_major(stage_b(si))};
   }
 };
 
 // The accumulator fed by an N-major B: wgmma with the B-transpose bit; a k16 step moves
-// A by 32 bytes (2 descriptor units) and B by 16 K rows = 2048 bytes (128 units).
+// A by 32 bytes and B by 16 K rows = 2048 bytes.
 struct AccumulatorRowB : Accumulator {
-  TS_HD void mma(ts::ProducerStage const&, StageDescs d) {
-#if defined(__CUDA_ARCH__)
-    ts::sm90::fence_accumulators(acc);
-    ts::sm90::wgmma_fence();
-#pragma unroll
-    for (int kk = 0; kk < kTileK / 16; ++kk)
-      ts::sm90::wgmma_m64n256k16_bf16<1>(acc, d.a + 2 * kk, d.b + 128 * kk, (fresh && kk == 0) ? 0 : 1);
-    ts::sm90::wgmma_commit();
-#else
-    (void)d;
-#endif
-    fresh = false;
-  }
+  TS_HD void mma(ts::ProducerStage const& si, StageDescs d) { mma_steps<1, 0, 32, 2048>(si, d); }
 };
 
 // The operand layout: the plain GEMM's schedules over these ring and accumulator types.

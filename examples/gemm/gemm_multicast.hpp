@@ -36,21 +36,15 @@ struct SmemAB : gemm::SmemAB {
                                                   .cta_layout_vmnk = ts::CtaLayoutVMNK{1, kClusterM, 1, 1}});
   void const* map_b_half = nullptr;  // CUtensorMap*: B (N x K) in 128 x 64 boxes, 128-byte swizzle
   TS_HD void load(ts::ProducerStage const& si, TileSource src) const {
-#if defined(__CUDA_ARCH__)
-    if (si.thread.thread_in_task == 0) {
-      int rank = si.work_tile.coord[2];  // = %cluster_ctarank (clusters are consecutive CTAs)
-      constexpr int kHalf = kTileN / kClusterM;
-      ts::cuda::tensor_load_2d(a.ptr(si.context) + si.stage_idx * kTileM * kTileK,
-                               static_cast<CUtensorMap const*>(map_a), src.k, src.m, si.barrier);
-      ts::cuda::tensor_load_2d_multicast(b.ptr(si.context) + si.stage_idx * kTileN * kTileK + rank * kHalf * kTileK,
-                                         static_cast<CUtensorMap const*>(map_b_half), src.k, src.n + rank * kHalf,
-                                         si.barrier, uint16_t((1u << kClusterM) - 1));
-    }
-#else
     // The emulator does not model clusters (every CTA is its own): the CTA loads the
     // whole slice, the same bytes its stage expects.
-    gemm::SmemAB::load(si, src);
-#endif
+    if constexpr (!ts::arch::kClusters) return gemm::SmemAB::load(si, src);
+    if (si.thread.thread_in_task != 0) return;
+    int rank = si.work_tile.coord[2];  // = %cluster_ctarank (clusters are consecutive CTAs)
+    constexpr int kHalf = kTileN / kClusterM;
+    ts::arch::tensor_load_2d(stage_a(si), map_a, src.k, src.m, si.barrier);
+    ts::arch::tensor_load_2d_multicast(stage_b(si) + rank * kHalf * kTileK, map_b_half, src.k, src.n + rank * kHalf,
+                                       si.barrier, uint16_t((1u << kClusterM) - 1));
   }
 };
 

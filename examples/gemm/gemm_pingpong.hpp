@@ -97,55 +97,31 @@ struct SmemAB : ts::MemoryResource {
     if (si.thread.thread_in_task != 0) return;
     auto* base_a = a.ptr(si.context) + si.stage_idx * kTileM * kTileK;
     auto* base_b = b.ptr(si.context) + si.stage_idx * kTileN * kTileK;
-#if defined(__CUDA_ARCH__)
-    ts::cuda::tensor_load_2d(base_a, static_cast<CUtensorMap const*>(map_a), src.k, src.m, si.barrier);
-    ts::cuda::tensor_load_2d(base_b, static_cast<CUtensorMap const*>(map_b), src.k, src.n, si.barrier);
-#else
-    ts::arch::tensor_copy_2d_g2s(base_a, *static_cast<ts::arch::TensorMap2D const*>(map_a), src.k, src.m, si.barrier);
-    ts::arch::tensor_copy_2d_g2s(base_b, *static_cast<ts::arch::TensorMap2D const*>(map_b), src.k, src.n, si.barrier);
-#endif
+    ts::arch::tensor_load_2d(base_a, map_a, src.k, src.m, si.barrier);
+    ts::arch::tensor_load_2d(base_b, map_b, src.k, src.n, si.barrier);
   }
   TS_HD PairDescs descriptors(ts::ConsumerStage const& si) const {
     auto* base_a = a.ptr(si.context) + si.stage_idx * kTileM * kTileK;
     auto* base_b = b.ptr(si.context) + si.stage_idx * kTileN * kTileK;
-#if defined(__CUDA_ARCH__)
-    return PairDescs{ts::sm90::desc_k_major_sw128(base_a), ts::sm90::desc_k_major_sw128(base_a + 64 * kTileK),
-                     ts::sm90::desc_k_major_sw128(base_b)};
-#else
-    // The emulated "descriptor" is the address of the unswizzled K-major box.
-    return PairDescs{uint64_t(reinterpret_cast<uintptr_t>(base_a)),
-                     uint64_t(reinterpret_cast<uintptr_t>(base_a + 64 * kTileK)),
-                     uint64_t(reinterpret_cast<uintptr_t>(base_b))};
-#endif
+    return PairDescs{ts::arch::wgmma_desc_k_major(base_a), ts::arch::wgmma_desc_k_major(base_a + 64 * kTileK),
+                     ts::arch::wgmma_desc_k_major(base_b)};
   }
 };
 
 // One warp group's 128 x 128 fp32 accumulator: floats 0..63 are the m64n128 fragment of
 // rows 0..63, floats 64..127 that of rows 64..127 (begin_tile / retire_* as gemm::Accumulator).
 struct Accumulator : gemm::Accumulator {
-  TS_HD void mma([[maybe_unused]] ts::ProducerStage const& si, PairDescs d) {
-#if defined(__CUDA_ARCH__)
-    ts::sm90::fence_accumulators(acc);
-    ts::sm90::wgmma_fence();
-#pragma unroll
+  TS_HD void mma(ts::ProducerStage const& si, PairDescs d) {
+    int const t = si.thread.thread_in_task % 128;
+    ts::arch::wgmma_fence<128>(acc);
+TS_UNROLL
     for (int kk = 0; kk < kTileK / 16; ++kk) {
       int const scale = (fresh && kk == 0) ? 0 : 1;
-      ts::sm90::wgmma_m64n128k16_bf16(acc, d.a0 + 2 * kk, d.b + 2 * kk, scale);
-      ts::sm90::wgmma_m64n128k16_bf16(acc + 64, d.a1 + 2 * kk, d.b + 2 * kk, scale);
+      uint64_t const b = ts::arch::wgmma_desc_advance(d.b, 32 * kk);
+      ts::arch::wgmma_m64n128k16_bf16(acc, acc, ts::arch::wgmma_desc_advance(d.a0, 32 * kk), b, scale, t);
+      ts::arch::wgmma_m64n128k16_bf16(acc, acc + 64, ts::arch::wgmma_desc_advance(d.a1, 32 * kk), b, scale, t);
     }
-    ts::sm90::wgmma_commit();
-#else
-    auto const* a0 = reinterpret_cast<uint16_t const*>(uintptr_t(d.a0));
-    auto const* a1 = reinterpret_cast<uint16_t const*>(uintptr_t(d.a1));
-    auto const* b = reinterpret_cast<uint16_t const*>(uintptr_t(d.b));
-    int t = si.thread.thread_in_task % 128;
-    for (int kk = 0; kk < kTileK / 16; ++kk) {
-      bool accumulate = !(fresh && kk == 0);
-      ts::arch::emu::wgmma_m64n128k16_bf16(acc, acc, a0 + 16 * kk, kTileK, b + 16 * kk, kTileK, t, accumulate);
-      ts::arch::emu::wgmma_m64n128k16_bf16(acc, acc + 64, a1 + 16 * kk, kTileK, b + 16 * kk, kTileK, t, accumulate);
-    }
-    ts::arch::emu::wgmma_commit(acc);
-#endif
+    ts::arch::wgmma_commit(acc);
     fresh = false;
   }
 };
@@ -157,54 +133,13 @@ struct MathOrder : ts::MemoryResource {
       {.num_stages = 1, .producer_signal = ts::Signal::TaskWarpLeader, .consumer_signal = ts::Signal::TaskWarpLeader});
 };
 
-#if defined(__CUDA_ARCH__)
-// A warp group's 128 x 128 fragment through two alternating 64 x 64 swizzled SMEM boxes
-// and TMA stores (the scheme of ts::sm90::store_fragment_tma; box q covers rows
-// 64 (q / 2) .., columns 64 (q % 2) ..; its floats are 32 q .. 32 q + 31 of the fragment).
-__device__ inline void store_128x128_tma(float const* frag, unsigned char* staging, CUtensorMap const* map_d,
-                                         int row_base, int col_base, int t128, int barrier_id) {
-  int const warp = t128 / 32, lane = t128 % 32;
-  bool const issuer = t128 == 0;
-  if (issuer) ts::cuda::bulk_wait_read<0>();
-  ts::sm90::named_barrier_sync(barrier_id, 128);
-#pragma unroll
-  for (int q = 0; q < 4; ++q) {
-    unsigned char* box = staging + (q % 2) * 8192;
-    if (q >= 2) {
-      if (issuer) ts::cuda::bulk_wait_read<1>();
-      ts::sm90::named_barrier_sync(barrier_id, 128);
-    }
-#pragma unroll
-    for (int jj = 0; jj < 8; ++jj) {
-      int const j = q * 8 + jj;
-#pragma unroll
-      for (int h = 0; h < 2; ++h) {
-        int const r = warp * 16 + lane / 4 + h * 8;
-        int const byte = r * 128 + ((jj ^ (r & 7)) << 4) + (lane % 4) * 4;
-        *reinterpret_cast<__nv_bfloat162*>(box + byte) =
-            __floats2bfloat162_rn(frag[4 * j + 2 * h], frag[4 * j + 2 * h + 1]);
-      }
-    }
-    ts::cuda::fence_proxy_async();
-    ts::sm90::named_barrier_sync(barrier_id, 128);
-    if (issuer) {
-      ts::cuda::tensor_store_2d(static_cast<CUtensorMap_st const*>(map_d), box, col_base + (q % 2) * 64,
-                                row_base + (q / 2) * 64);
-      ts::cuda::bulk_commit();
-    }
-  }
-}
-#endif
-
-// One warp group's D tiles (half H of each pair). On the device through its own swizzled
-// staging boxes and TMA (map_d required); on the emulator straight from the fragment
-// (map_d must be null there, as for the cooperative shape).
+// One warp group's D tiles (half H of each pair), through its own swizzled staging boxes
+// and TMA stores (map_d required, on the emulator too: a ts::arch::TensorMap2D of D in
+// 64 x 64 boxes there).
 struct GmemD : ts::MemoryResource {
   PairQueue q;
   int half = 0;
   int k_iters = 0;              // K extent in stages: the math tasks' domain
-  uint16_t* d = nullptr;        // bf16 bits (the emulator's direct store)
-  int M = 0, N = 0;
   void const* map_d = nullptr;  // CUtensorMap*: D in 64 x 64 boxes, 128-byte swizzle
   ts::SmemArray<uint16_t> staging;
   void declare_allocations(ts::Allocations& al) {
@@ -212,29 +147,11 @@ struct GmemD : ts::MemoryResource {
   }
   TS_HD void store(ts::ProducerStage const& si, float const* frag) const {
     ts::WorkTile t = q.tile_of(si.work_tile.tile_idx, half);
-    int const row_base = t.coord[0] * kTileM, col_base = t.coord[1] * kTileN;
-#if defined(__CUDA_ARCH__)
-    store_128x128_tma(frag, reinterpret_cast<unsigned char*>(staging.ptr(si.context)),
-                      static_cast<CUtensorMap const*>(map_d), row_base, col_base, si.thread.thread_in_task % 128,
-                      ts::kFirstBodyBarrier + half);
-#else
-    if (map_d)
-      ts::arch::emu::fail("pingpong::GmemD::store: the TMA-store epilogue (map_d) is device-only; pass map_d = null to the emulator");
-    int const t128 = si.thread.thread_in_task % 128;
-    for (int i = 0; i < 128; ++i) {
-      int const row = row_base + 64 * (i / 64) + ts::arch::wgmma_d_row(t128, i % 64);
-      int const col = col_base + ts::arch::wgmma_d_col(t128, i % 64);
-      if (row < M && col < N) d[size_t(row) * N + col] = ts::arch::float_to_bf16(frag[i]);
-    }
-#endif
+    // The 128 x 128 fragment as 2 x 2 boxes of 64 x 64 (gemm_epilogue.hpp).
+    store_fragment_tma<2>(frag, reinterpret_cast<unsigned char*>(staging.ptr(si.context)), map_d, t.coord[0] * kTileM,
+                          t.coord[1] * kTileN, si.thread.thread_in_task % 128, ts::kFirstBodyBarrier + half);
   }
-  TS_HD void drain(ts::AuxStage const& si) const {
-#if defined(__CUDA_ARCH__)
-    ts::sm90::drain_fragment_stores(si.thread.thread_in_task % 128);
-#else
-    (void)si;
-#endif
-  }
+  TS_HD void drain(ts::AuxStage const& si) const { drain_fragment_stores(si.thread.thread_in_task % 128); }
 };
 
 // ---- schedules ----

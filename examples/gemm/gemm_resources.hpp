@@ -6,32 +6,23 @@
 // the next stage's MMAs are issued and the previous ones retired; the epilogue stores the
 // accumulators; a static persistent queue walks the tiles in a grouped order.
 //
-// Included by host code (capture, verification, printout) and device code (sm_90a).
-// Device-only instructions sit behind __CUDA_ARCH__. The host branches run the same
-// bodies on the CPU emulator through the portable arch layer: TMA boxes by
-// ts::arch::tensor_copy_2d_g2s (the map pointers then point at ts::arch::TensorMap2D),
-// wgmma emulated per thread on the same register fragment (ts/arch/emulated_mma.hpp),
-// the direct-store epilogue. Host SMEM holds the boxes unswizzled: the 128-byte swizzle
-// is a device-only layout detail of the TMA boxes and wgmma descriptors.
+// Included by host code (capture, verification, printout) and device code (sm_90a). The
+// work bodies are written once over the portable arch layer (ts/arch/portable.hpp,
+// ts/arch/wgmma.hpp), which the GPU runs as TMA / wgmma PTX and the CPU emulator as
+// emulated TMA boxes (the map pointers then point at ts::arch::TensorMap2D) and a
+// per-thread wgmma on the same register fragment. Host SMEM holds the boxes unswizzled:
+// the 128-byte swizzle is a device-only layout detail of the TMA boxes and wgmma
+// descriptors, hidden in ts::arch::wgmma_desc_* and ts::arch::sw128_chunk_offset.
 #pragma once
 #include <cstdint>
 
 #include "ts/core/named_barriers.hpp"
-#include "ts/runtime/scheduler/queue.hpp"
-#include "ts/core/pipeline_config.hpp"
-#include "ts/schedule.hpp"
-#if defined(__CUDA_ARCH__)
-#include <cuda.h>
-#include <cuda_bf16.h>
-
-#include "ts/arch/sm90_epilogue.cuh"
-#include "ts/arch/cuda_copy.cuh"
-#include "ts/arch/sm90_wgmma.cuh"
-#else
-#include "ts/arch/bf16.hpp"
-#include "ts/arch/emulated_mma.hpp"
+#include "gemm_epilogue.hpp"
 #include "ts/arch/portable.hpp"
-#endif
+#include "ts/arch/wgmma.hpp"
+#include "ts/core/pipeline_config.hpp"
+#include "ts/runtime/scheduler/queue.hpp"
+#include "ts/schedule.hpp"
 
 namespace gemm {
 
@@ -45,12 +36,10 @@ TS_HD inline ts::WorkTile grouped_tile(int t, int num_tiles, int tiles_m, int ti
   ts::WorkTile w;
   w.tile_idx = t;
   w.valid = t < num_tiles;
-#if !defined(__CUDA_ARCH__)
   // Past the last tile the group arithmetic can divide by zero (rows == 0 when the tile
   // rows are a multiple of kGroupM): harmless on the GPU, where the result of an invalid
-  // tile is never used, but a trap on the host.
-  if (!w.valid) return w;
-#endif
+  // tile is never used (and the test costs a branch per tile fetch), but a trap on the host.
+  if (ts::arch::kDivisionByZeroTraps && !w.valid) return w;
   int per_group = kGroupM * tiles_n;
   int first_m = (t / per_group) * kGroupM;
   int rows = tiles_m - first_m < kGroupM ? tiles_m - first_m : kGroupM;
@@ -106,38 +95,24 @@ struct SmemAB : ts::MemoryResource {
     al.smem("a_stages", a, kStages * kTileM * kTileK, 1024);  // 128-byte swizzled TMA tiles
     al.smem("b_stages", b, kStages * kTileN * kTileK, 1024);
   }
+  // The waited / acquired stage's A and B slices (every layout's boxes fill these).
+  template <class Stage>
+  TS_HD uint16_t* stage_a(Stage const& si) const { return a.ptr(si.context) + si.stage_idx * kTileM * kTileK; }
+  template <class Stage>
+  TS_HD uint16_t* stage_b(Stage const& si) const { return b.ptr(si.context) + si.stage_idx * kTileN * kTileK; }
+  // This warp group's 64 A rows of a K-major A slice.
+  TS_HD uint16_t* stage_a_rows(ts::ConsumerStage const& si) const {
+    return stage_a(si) + si.thread.warp_in_task() / 4 * 64 * kTileK;
+  }
   // Producer work: the elected lane issues both TMA loads onto the stage's full barrier.
   TS_HD void load(ts::ProducerStage const& si, TileSource src) const {
-#if defined(__CUDA_ARCH__)
-    if (si.thread.thread_in_task == 0) {
-      auto* base_a = a.ptr(si.context) + si.stage_idx * kTileM * kTileK;
-      auto* base_b = b.ptr(si.context) + si.stage_idx * kTileN * kTileK;
-      ts::cuda::tensor_load_2d(base_a, static_cast<CUtensorMap const*>(map_a), src.k, src.m, si.barrier);
-      ts::cuda::tensor_load_2d(base_b, static_cast<CUtensorMap const*>(map_b), src.k, src.n, si.barrier);
-    }
-#else
-    if (si.thread.thread_in_task == 0) {
-      auto* base_a = a.ptr(si.context) + si.stage_idx * kTileM * kTileK;
-      auto* base_b = b.ptr(si.context) + si.stage_idx * kTileN * kTileK;
-      ts::arch::tensor_copy_2d_g2s(base_a, *static_cast<ts::arch::TensorMap2D const*>(map_a), src.k, src.m, si.barrier);
-      ts::arch::tensor_copy_2d_g2s(base_b, *static_cast<ts::arch::TensorMap2D const*>(map_b), src.k, src.n, si.barrier);
-    }
-#endif
+    if (si.thread.thread_in_task != 0) return;
+    ts::arch::tensor_load_2d(stage_a(si), map_a, src.k, src.m, si.barrier);
+    ts::arch::tensor_load_2d(stage_b(si), map_b, src.k, src.n, si.barrier);
   }
   // Consumer work: descriptors of this warpgroup's operands in the waited stage.
   TS_HD StageDescs descriptors(ts::ConsumerStage const& si) const {
-#if defined(__CUDA_ARCH__)
-    int wg = si.thread.warp_in_task() / 4;
-    auto* base_a = a.ptr(si.context) + si.stage_idx * kTileM * kTileK + wg * 64 * kTileK;
-    auto* base_b = b.ptr(si.context) + si.stage_idx * kTileN * kTileK;
-    return StageDescs{ts::sm90::desc_k_major_sw128(base_a), ts::sm90::desc_k_major_sw128(base_b)};
-#else
-    // The emulated "descriptor" is the address of the unswizzled K-major box.
-    int wg = si.thread.warp_in_task() / 4;
-    auto* base_a = a.ptr(si.context) + si.stage_idx * kTileM * kTileK + wg * 64 * kTileK;
-    auto* base_b = b.ptr(si.context) + si.stage_idx * kTileN * kTileK;
-    return StageDescs{uint64_t(reinterpret_cast<uintptr_t>(base_a)), uint64_t(reinterpret_cast<uintptr_t>(base_b))};
-#endif
+    return StageDescs{ts::arch::wgmma_desc_k_major(stage_a_rows(si)), ts::arch::wgmma_desc_k_major(stage_b(si))};
   }
 };
 
@@ -148,48 +123,31 @@ struct Accumulator : ts::MemoryResource {
   // Auxiliary: a new tile starts; the first MMA overwrites instead of accumulating.
   TS_HD void begin_tile(ts::AuxStage const&) { fresh = true; }
   // Producer work into the accumulator: four k16 MMAs of one stage, committed as a group.
-  TS_HD void mma([[maybe_unused]] ts::ProducerStage const& si, StageDescs d) {
-#if defined(__CUDA_ARCH__)
-    ts::sm90::fence_accumulators(acc);
-    ts::sm90::wgmma_fence();
-#pragma unroll
+  // StepA / StepB: how far one k16 step moves each operand (bytes: 32 along a K-major row,
+  // 16 rows of 128 bytes for an MN-major operand); TransB / TransA: the operand majors.
+  template <int TransB = 0, int TransA = 0, uint32_t StepA = 32, uint32_t StepB = 32>
+  TS_HD void mma_steps(ts::ProducerStage const& si, StageDescs d) {
+    int const t = si.thread.thread_in_task % 128;  // this thread's place in its warpgroup's fragment
+    ts::arch::wgmma_fence<128>(acc);
+TS_UNROLL
     for (int kk = 0; kk < kTileK / 16; ++kk)
-      ts::sm90::wgmma_m64n256k16_bf16(acc, d.a + 2 * kk, d.b + 2 * kk, (fresh && kk == 0) ? 0 : 1);
-    ts::sm90::wgmma_commit();
-#else
-    auto const* a = reinterpret_cast<uint16_t const*>(uintptr_t(d.a));
-    auto const* b = reinterpret_cast<uint16_t const*>(uintptr_t(d.b));
-    int t = si.thread.thread_in_task % 128;  // this thread's place in its warpgroup's fragment
-    for (int kk = 0; kk < kTileK / 16; ++kk)
-      ts::arch::emu::wgmma_m64n256k16_bf16(acc, a + 16 * kk, kTileK, b + 16 * kk, kTileK, t, !(fresh && kk == 0));
-    ts::arch::emu::wgmma_commit(acc);
-#endif
+      ts::arch::wgmma_m64n256k16_bf16<TransB, TransA>(acc, ts::arch::wgmma_desc_advance(d.a, StepA * kk),
+                                                      ts::arch::wgmma_desc_advance(d.b, StepB * kk),
+                                                      (fresh && kk == 0) ? 0 : 1, t);
+    ts::arch::wgmma_commit(acc);
     fresh = false;
   }
+  TS_HD void mma(ts::ProducerStage const& si, StageDescs d) { mma_steps(si, d); }
   // Auxiliary: all but the newest MMA group have finished reading shared memory.
-  TS_HD void retire_previous(ts::AuxStage const&) {
-#if defined(__CUDA_ARCH__)
-    ts::sm90::wgmma_wait<1>();
-    ts::sm90::fence_accumulators(acc);
-#else
-    ts::arch::emu::wgmma_wait(acc, 1);  // the emulated MMAs of older groups read SMEM now
-#endif
-  }
-  TS_HD void retire_all(ts::AuxStage const&) {
-#if defined(__CUDA_ARCH__)
-    ts::sm90::wgmma_wait<0>();
-    ts::sm90::fence_accumulators(acc);
-#else
-    ts::arch::emu::wgmma_wait(acc, 0);
-#endif
-  }
+  TS_HD void retire_previous(ts::AuxStage const&) { ts::arch::wgmma_wait<1, 128>(acc); }
+  TS_HD void retire_all(ts::AuxStage const&) { ts::arch::wgmma_wait<0, 128>(acc); }
   // Consumer work: the finished fragment.
   TS_HD float const* fragment(ts::ConsumerStage const&) const { return acc; }
 };
 
 // Global D. With a tensor map (N a multiple of 8) the epilogue stages each warp group's
 // fragment through swizzled SMEM boxes and TMA stores them asynchronously; otherwise it
-// stores bf16 pairs straight from registers.
+// stores bf16 pairs straight from registers (gemm_epilogue.hpp).
 struct GmemD : ts::MemoryResource {
   uint16_t* d = nullptr;  // bf16 bits
   int M = 0, N = 0;
@@ -200,63 +158,18 @@ struct GmemD : ts::MemoryResource {
     if (map_d) al.smem("d_staging", staging, 2 * 2 * 64 * 64, 1024).producer_side();
   }
   TS_HD void store(ts::ProducerStage const& si, float const* frag) const {
-#if defined(__CUDA_ARCH__)
     int wg = si.thread.warp_in_task() / 4;
     int row_base = si.work_tile.coord[0] * kTileM + wg * 64, col_base = si.work_tile.coord[1] * kTileN;
     if (map_d) {
       auto* box = reinterpret_cast<unsigned char*>(staging.ptr(si.context)) + wg * 16384;
-      ts::sm90::store_fragment_tma(frag, box, static_cast<CUtensorMap const*>(map_d), row_base, col_base,
-                                   si.thread.thread_in_task % 128, ts::kFirstBodyBarrier + wg);
+      store_fragment_tma(frag, box, map_d, row_base, col_base, si.thread.thread_in_task % 128, ts::kFirstBodyBarrier + wg);
       return;
     }
-    auto* out = reinterpret_cast<__nv_bfloat16*>(d);
-    int warp = si.thread.warp_in_task() % 4, lane = si.thread.lane();
-    int row0 = row_base + warp * 16 + lane / 4;
-#pragma unroll
-    for (int j = 0; j < 32; ++j) {
-      int col = col_base + j * 8 + (lane % 4) * 2;
-#pragma unroll
-      for (int h = 0; h < 2; ++h) {
-        int row = row0 + h * 8;
-        if (row < M && col < N) {
-          __nv_bfloat162 v = __floats2bfloat162_rn(frag[4 * j + 2 * h], frag[4 * j + 2 * h + 1]);
-          if (col + 1 < N && (N & 1) == 0) {
-            *reinterpret_cast<__nv_bfloat162*>(out + size_t(row) * N + col) = v;
-          } else {
-            out[size_t(row) * N + col] = v.x;
-            if (col + 1 < N) out[size_t(row) * N + col + 1] = v.y;
-          }
-        }
-      }
-    }
-#else
-    // The direct-store path with the device's fragment -> (row, col) walk; bf16 rounding
-    // to nearest even as __floats2bfloat162_rn does.
-    if (map_d)
-      ts::arch::emu::fail("GmemD::store: the TMA-store epilogue (map_d) is device-only; pass map_d = null to the emulator");
-    int wg = si.thread.warp_in_task() / 4;
-    int row_base = si.work_tile.coord[0] * kTileM + wg * 64, col_base = si.work_tile.coord[1] * kTileN;
-    int warp = si.thread.warp_in_task() % 4, lane = si.thread.lane();
-    int row0 = row_base + warp * 16 + lane / 4;
-    for (int j = 0; j < 32; ++j) {
-      int col = col_base + j * 8 + (lane % 4) * 2;
-      for (int h = 0; h < 2; ++h) {
-        int row = row0 + h * 8;
-        if (row < M && col < N) {
-          d[size_t(row) * N + col] = ts::arch::float_to_bf16(frag[4 * j + 2 * h]);
-          if (col + 1 < N) d[size_t(row) * N + col + 1] = ts::arch::float_to_bf16(frag[4 * j + 2 * h + 1]);
-        }
-      }
-    }
-#endif
+    store_fragment_direct(frag, d, M, N, row_base, col_base, si.thread.warp_in_task() % 4, si.thread.lane());
   }
   // Auxiliary: the last asynchronous stores complete before the CTA exits.
   TS_HD void drain(ts::AuxStage const& si) const {
-#if defined(__CUDA_ARCH__)
-    if (map_d) ts::sm90::drain_fragment_stores(si.thread.thread_in_task % 128);
-#else
-    (void)si;
-#endif
+    if (map_d) drain_fragment_stores(si.thread.thread_in_task % 128);
   }
 };
 

@@ -3,9 +3,7 @@
 // per lane): ChunkInput, ChunkOutput, SmemRing, RingProducer, RingConsumer.
 #pragma once
 #include "copy/copy_resources.hpp"
-#if defined(__CUDA_ARCH__)
-#include "ts/arch/cuda_copy.cuh"
-#endif
+#include "ts/arch/portable.hpp"
 
 namespace examples {
 
@@ -32,13 +30,8 @@ struct BulkChunkRing : ts::MemoryResource {
   TS_HD long long chunks() const { return (n + kChunk - 1) / kChunk; }
   TS_HD void fetch(ts::ProducerStage const& si) const {
     if (si.thread.thread_in_task != 0) return;
-#if defined(__CUDA_ARCH__)
-    ts::cuda::bulk_load(ring.ptr(si.context) + si.stage_idx * kChunk, src + si.loop_offset * kChunk,
-                        kChunk * sizeof(int16_t), si.barrier);
-#else
     ts::arch::bulk_copy_g2s(ring.ptr(si.context) + si.stage_idx * kChunk, src + si.loop_offset * kChunk,
                             kChunk * sizeof(int16_t), si.barrier);
-#endif
   }
   TS_HD int16_t take(ts::ConsumerStage const& si) const {
     return ts::arch::smem_load(ring.ptr(si.context) + si.stage_idx * kChunk + si.thread.lane());

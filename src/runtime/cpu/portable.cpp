@@ -17,6 +17,7 @@ void mbar_expect_tx(uint64_t* bar, uint32_t bytes) { Emulator::current().mbar_ex
 bool mbar_try_wait(uint64_t* bar, uint32_t parity) { return Emulator::current().mbar_try_wait(bar, parity); }
 void mbar_wait(uint64_t* bar, uint32_t parity) { Emulator::current().mbar_wait(bar, parity, WaitSite{}); }
 void cta_sync() { Emulator::current().cta_sync(); }
+void named_barrier_sync(int id, int threads) { Emulator::current().named_barrier(id, threads); }
 void bulk_copy_g2s(void* dst, void const* src, uint32_t bytes, uint64_t* bar) {
   Emulator::current().bulk_copy_g2s(dst, src, bytes, bar);
 }

@@ -1,0 +1,101 @@
+// The warpgroup MMA (Hopper wgmma) as the portable layer offers it to work bodies: one
+// name per operation, defined by both halves, so a GEMM body issues its MMAs once.
+//   device: the sm_90a instructions (ts/arch/sm90_wgmma.cuh), operands as SMEM matrix
+//           descriptors of 128-byte swizzled tiles;
+//   host:   the emulator's per-thread wgmma (ts/arch/emulated_mma.hpp), operands as the
+//           addresses of the unswizzled tiles. This is a different algorithm (a reference
+//           MMA over SMEM, run when the group retires), hidden behind the same calls.
+// A "descriptor" is therefore a uint64_t on both sides; a body moves it along K only
+// through wgmma_desc_advance, which knows each side's unit (16 bytes / 1 byte).
+//
+// Operand tiles are K-major (TransA / TransB = 0) with rows of 64 bf16 (one 128-byte
+// swizzle row, the GEMM's kTileK), or MN-major (= 1). The emulator has no MN-major MMA:
+// an MN-major operand there stops the run with an EmulationError (the layouts of
+// gemm_layouts.hpp / gemm_colmajor_a.hpp run on the GPU only).
+#pragma once
+#include <cstdint>
+
+#include "ts/core/macros.hpp"
+
+#if !defined(__CUDA_ARCH__)
+#include "ts/arch/emulated_mma.hpp"
+
+namespace ts::arch {
+
+// Elements per K-major operand row: the host boxes are as wide as the device's swizzle rows.
+inline constexpr int kWgmmaRowElems = 64;
+
+inline uint64_t wgmma_desc_k_major(void const* tile) { return uint64_t(reinterpret_cast<uintptr_t>(tile)); }
+inline uint64_t wgmma_desc_mn_major(void const* tile, uint32_t) { return uint64_t(reinterpret_cast<uintptr_t>(tile)); }
+inline uint64_t wgmma_desc_advance(uint64_t desc, uint32_t bytes) { return desc + bytes; }
+
+// wgmma.fence before the first MMA of a group (the accumulators are per thread here).
+template <int R>
+inline void wgmma_fence(float*) {}
+// wgmma.commit_group of the thread owning `acc`.
+inline void wgmma_commit(float* acc) { emu::wgmma_commit(acc); }
+// wgmma.wait_group Pending; the emulated MMAs of the retired groups read SMEM now.
+template <int Pending, int R>
+inline void wgmma_wait(float* acc) {
+  emu::wgmma_wait(acc, Pending);
+}
+
+namespace detail {
+template <int TransA, int TransB>
+inline void wgmma_k_major_only() {
+  if constexpr (TransA != 0 || TransB != 0)
+    emu::fail("wgmma with an MN-major operand is not emulated (a GPU-only operand layout)");
+}
+}  // namespace detail
+
+// D(64x256) (+)= A(64x16) * B(16x256); scale_d == 0 overwrites D. t: the thread's index
+// in its warpgroup (its place in the fragment).
+template <int TransB = 0, int TransA = 0>
+inline void wgmma_m64n256k16_bf16(float (&d)[128], uint64_t a, uint64_t b, int scale_d, int t) {
+  detail::wgmma_k_major_only<TransA, TransB>();
+  emu::wgmma_m64n256k16_bf16(d, reinterpret_cast<uint16_t const*>(uintptr_t(a)), kWgmmaRowElems,
+                             reinterpret_cast<uint16_t const*>(uintptr_t(b)), kWgmmaRowElems, t, scale_d != 0);
+}
+// D(64x128) (+)= A(64x16) * B(16x128), both K-major. `group_acc`: the thread's whole
+// accumulator array (d lies in it), whose MMA group this joins.
+inline void wgmma_m64n128k16_bf16(float* group_acc, float* d, uint64_t a, uint64_t b, int scale_d, int t) {
+  emu::wgmma_m64n128k16_bf16(group_acc, d, reinterpret_cast<uint16_t const*>(uintptr_t(a)), kWgmmaRowElems,
+                             reinterpret_cast<uint16_t const*>(uintptr_t(b)), kWgmmaRowElems, t, scale_d != 0);
+}
+
+}  // namespace ts::arch
+#else
+#include "ts/arch/sm90_wgmma.cuh"
+
+namespace ts::arch {
+
+__device__ inline uint64_t wgmma_desc_k_major(void const* tile) { return ts::sm90::desc_k_major_sw128(tile); }
+__device__ inline uint64_t wgmma_desc_mn_major(void const* tile, uint32_t mn_block_bytes) {
+  return ts::sm90::desc_mn_major_sw128(tile, mn_block_bytes);
+}
+// The descriptor's start address counts 16-byte units.
+__device__ inline uint64_t wgmma_desc_advance(uint64_t desc, uint32_t bytes) { return desc + (bytes >> 4); }
+
+// Keeps the compiler from moving the R accumulators across the MMAs, then wgmma.fence.
+template <int R>
+__device__ inline void wgmma_fence(float* acc) {
+  ts::sm90::fence_accumulators<R>(acc);
+  ts::sm90::wgmma_fence();
+}
+__device__ inline void wgmma_commit(float*) { ts::sm90::wgmma_commit(); }
+template <int Pending, int R>
+__device__ inline void wgmma_wait(float* acc) {
+  ts::sm90::wgmma_wait<Pending>();
+  ts::sm90::fence_accumulators<R>(acc);
+}
+
+template <int TransB = 0, int TransA = 0>
+__device__ inline void wgmma_m64n256k16_bf16(float (&d)[128], uint64_t a, uint64_t b, int scale_d, int) {
+  ts::sm90::wgmma_m64n256k16_bf16<TransB, TransA>(d, a, b, scale_d);
+}
+__device__ inline void wgmma_m64n128k16_bf16(float*, float* d, uint64_t a, uint64_t b, int scale_d, int) {
+  ts::sm90::wgmma_m64n128k16_bf16(d, a, b, scale_d);
+}
+
+}  // namespace ts::arch
+#endif
