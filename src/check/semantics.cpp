@@ -19,7 +19,8 @@ Semantics::Semantics(Model const& m, ProgramSet const& ps, Config const& cfg) : 
     w += 2 + 2 * slots;
     lay_.turn_off.push_back(p.turns ? w : -1);
     if (p.turns) w += 1 + p.stages + slots;
-    bool poison_model = p.tma_fill_check && !p.turns && p.lanes == 0;
+    // Turn pipes too: a turn-taker's wait on an empty stage blocks, as on the device.
+    bool poison_model = p.tma_fill_check && p.lanes == 0;
     lay_.fill_off.push_back(poison_model ? w : -1);
     if (poison_model) w += 2;
   }
@@ -202,15 +203,7 @@ void Semantics::lane_op(std::vector<uint16_t>& b, int t, StepInfo const& si) con
 }
 
 bool Semantics::credit_enabled(uint16_t const* s, StepInfo const& si) const {
-  if (si.pipe >= 0 && lay_.turn_off[si.pipe] >= 0) {
-    int o = lay_.pipe_off[si.pipe], to = lay_.turn_off[si.pipe], S = ps_.pipes[si.pipe].stages;
-    if (si.effect == Effect::Acquire) return s[to + 1 + (s[to] + s[o]) % S] > 0;
-    // A wait passes when its commit is there, and also (a failure, flagged by the step)
-    // where try_wait.parity passes on a wrong phase: >= S ahead of the producer.
-    if (si.effect == Effect::Wait)
-      return s[o + 2 + 2 * si.consumer_slot] > 0 || s[to + 1 + S + si.consumer_slot] >= S;
-    return true;
-  }
+  if (si.pipe >= 0 && lay_.turn_off[si.pipe] >= 0) return turn_enabled(s, si);  // turn_credits.cpp
   if (si.effect == Effect::Acquire) {
     int o = lay_.pipe_off[si.pipe];
     if (ps_.pipes[si.pipe].lanes) return lane_stage_free(s, si.pipe);
@@ -321,40 +314,12 @@ void Semantics::apply_credit(std::vector<uint16_t>& b, StepInfo const& si) const
           b[lay_.glob] |= kRace;
           b[po + 1] |= kReuseRace;
         }
-      if (ps_.pipes[si.pipe].tma_fill_check) {
-        // A TMA copy lands on the stage of the task's newest acquire (the runtime's
-        // prod_stage): a stage left without one when the next is acquired never gets its
-        // bytes. Its commit, b[po] commits from now, will be an empty one (the first such
-        // stage counts: it is committed first). Domain-lane pipes report it at once.
-        if (b[po] >= 1 && !(b[po + 1] & kFilled)) {
-          int fo = lay_.fill_off[si.pipe];
-          if (fo < 0) b[lay_.glob] |= kEmptyTmaCommit;
-          else if (b[fo + 1] == 0) b[fo + 1] = b[po];
-        }
-        b[po + 1] &= ~kFilled;
-      }
+      if (ps_.pipes[si.pipe].tma_fill_check) fill_on_acquire(b.data(), si.pipe);  // empty_stages.cpp
       ++b[po];
       b[po + 1] &= ~kUmmaPending;  // the producer's acquire completes only after the MMA read
       break;
     case Effect::Commit:
-      if (ps_.pipes[si.pipe].tma_fill_check) {
-        // The commit closes the oldest outstanding stage. With one outstanding that is the
-        // newest, whose fill kFilled records; with more, it is an older one, empty only if
-        // an acquire doomed it (the `doomed` countdown), while kFilled speaks of the newest.
-        bool empty = b[po] == 1 && !(b[po + 1] & kFilled);
-        if (b[po] == 1) b[po + 1] &= ~kFilled;
-        int fo = lay_.fill_off[si.pipe];
-        if (fo < 0) {
-          if (empty) b[lay_.glob] |= kEmptyTmaCommit;  // domain lanes / turns: reported at once
-        } else {
-          if (b[fo + 1] > 0 && --b[fo + 1] == 0) empty = true;
-          // An empty stage's full barrier expects bytes no copy delivers: nothing fails yet,
-          // but a wait that reaches it never passes (a deadlock), and if none does, its
-          // commit stays unwaited (unbalanced). Later commits queue behind it.
-          if (b[fo]) ++b[fo];
-          else if (empty) b[fo] = 1;
-        }
-      }
+      if (ps_.pipes[si.pipe].tma_fill_check) fill_on_commit(b.data(), si.pipe);  // empty_stages.cpp
       if (b[po] > 0) --b[po];
       else b[lay_.glob] |= kCommitNoAcquire;  // exact accounting: a commit needs an acquired stage
       for (int r : ps_.pipes[si.pipe].fenced_reads)  // the accumulator commit fences the MMA reads so far

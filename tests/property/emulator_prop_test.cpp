@@ -140,18 +140,6 @@ bool asks_a_key_twice(Program const& p) {
   }
   return false;
 }
-bool skips_on(std::vector<Node> const& nodes, int r) {
-  for (auto const& n : nodes)
-    if ((n.op == Op::Skip && n.res == r) || skips_on(n.body, r)) return true;
-  return false;
-}
-// A ring a consumer skips stages on: a turn pipe (docs/turns.md), whose empty TMA commit
-// the checker reports at the commit (it has no poison model for turn pipes).
-bool turn_ring(Program const& p, int r) {
-  for (auto const& t : p.tasks)
-    if (skips_on(t.head, r) || skips_on(t.body, r) || skips_on(t.tail, r)) return true;
-  return false;
-}
 bool waited_on(Program const& p, int r) {
   for (auto const& t : p.tasks)
     if (waits_on(t.head, r) || waits_on(t.body, r) || waits_on(t.tail, r)) return true;
@@ -253,15 +241,6 @@ RC_GTEST_PROP(Emulator, CounterexamplesReplayToTheSameFailure, (Recipe const& re
       // (Regression.EmptyTmaCommitThatNoTaskOfTheRunWaitsOnIsNoHang).
       if (got == "" && kAvoidKnownBugs.empty_tma_commit_without_waiter) {
         RC_TAG("empty TMA commit: no waiter in the replayed run");
-        return;
-      }
-      // Documented conservative report (docs/checker.md, "Turn-taking consumers"): on a
-      // turn pipe the checker reports an empty TMA commit at the commit, whether or not a
-      // turn-taker of the run then waits on that stage (its wait under the same false
-      // condition as the copy, say). An UNSAFE that may be a false alarm, never a wrong
-      // SAFE; the replay then runs clean.
-      if (got == "" && turn_ring(p, tma_ring_of(cex.detail))) {
-        RC_TAG("not replayed: empty TMA commit on a turn ring, replay clean (conservative)");
         return;
       }
       RC_TAG("replayed: empty TMA commit");

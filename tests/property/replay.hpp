@@ -1,0 +1,23 @@
+// Running Programs on the CPU emulator as the properties and the regression tests do: a
+// free run under seeds, and the replay of the checker's counterexample.
+#pragma once
+#include <functional>
+#include <string>
+
+#include "schedule_program.hpp"
+
+namespace prop {
+
+// What `run` raised: "deadlock", "race", "pdl", "error: <message>" or "" (ran clean);
+// `message` gets the error's text.
+std::string emulator_failure(std::function<void()> const& run, std::string* message = nullptr);
+
+// What a schedule's emulator runs raise under seeds 1..3 ("" when all ran clean); the
+// checker's verdict does not stop them (warning mode).
+std::string emulated_kind(Program const& p);
+
+// Replays p's counterexample as the replay properties do (at its length and tile count,
+// its condition outcomes pinned) and returns what the emulator raised, or "not unsafe".
+std::string replayed_kind(Program p, std::string* checker_kind = nullptr);
+
+}  // namespace prop
