@@ -282,11 +282,25 @@ struct Search {
             std::string& l = pipe.roles[k] == SlotRole::WaitOnly ? readers : releasers;
             l += (l.empty() ? "" : ", ") + m.tasks[pipe.consumers[k]].name;
           }
+          // Where the race is the write (Pipe::reuse_at_write), the last event is the
+          // producer's work: name the acquire that took the stage, then the write.
           auto const& e = c.events.back();
-          c.detail = "stage reuse race: " + m.tasks[e.task].name + " runs " + m.step_text(e.task, e.step) +
+          Event const* took = &e;
+          std::string write;
+          if (m.tasks[e.task].schedule.steps[e.step].kind == SyncOp::Work) {
+            for (auto it = c.events.rbegin(); it != c.events.rend(); ++it)
+              if (it->task == e.task && m.tasks[it->task].schedule.steps[it->step].kind == SyncOp::Acquire &&
+                  m.tasks[it->task].schedule.steps[it->step].resource == pipe.resource) {
+                took = &*it;
+                break;
+              }
+            write = ", and the stage is written: " + runs(e);
+          }
+          c.detail = "stage reuse race: " + m.tasks[took->task].name + " runs " + m.step_text(took->task, took->step) +
                      " on a stage of " + m.resource(pipe.resource).name + " that " + readers +
                      " (waits, never releases) has not finished reading: " + (releasers.empty() ? "no task" : releasers) +
-                     " gave it back first. Order the release after the last read (e.g. through a proxy resource committed after it)";
+                     " gave it back first" + write +
+                     ". Order the release after the last read (e.g. through a proxy resource committed after it)";
         }
       }
     } else if (kind == "pdl") {

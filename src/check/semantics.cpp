@@ -148,6 +148,7 @@ bool Semantics::visible(uint16_t const* s, int t) const {
   if (reading_wait_only(s, t)) return true;  // this step may end the read a stage reuse tests
   // Filling work sets the TMA fill bit another task's commit reads and clears.
   if (si.fills_pipe >= 0 && !ps_.pipes[si.fills_pipe].own_producer()) return true;
+  if (si.reuse_pipe >= 0) return true;  // the write a stage reuse race is tested at
   switch (si.effect) {
     case Effect::Local: return false;
     case Effect::AliasWork:
@@ -259,6 +260,7 @@ void Semantics::successors(uint16_t const* s, int t, std::vector<uint16_t>& out,
   }
   auto const& si = ps_.steps[t][in.step];
   if (si.fills_pipe >= 0) b[lay_.pipe_off[si.fills_pipe] + 1] |= kFilled;
+  if (si.reuse_pipe >= 0) check_reuse(b.data(), si.reuse_pipe, 1);  // the write into the newest acquired stage
   uint16_t& lw = b[to + 3];
   int po = si.pipe >= 0 ? lay_.pipe_off[si.pipe] : 0;
   if (si.pipe >= 0 && lay_.turn_off[si.pipe] >= 0 && si.effect != Effect::AliasWork) {
@@ -301,6 +303,21 @@ void Semantics::successors(uint16_t const* s, int t, std::vector<uint16_t>& out,
   advance(b, t, out);
 }
 
+// Stage reuse under a WaitOnly reader. The stage of the item `held` acquisitions back
+// from the next one (0: the acquire about to be made, 1: the newest acquired stage, which
+// the producer's work writes) held the item `stages` before it; a WaitOnly slot with more
+// than stages - U - 1 + held items unfinished (unwaited + still read) has not finished
+// reading it: uncommitted + a + b >= stages + held.
+void Semantics::check_reuse(uint16_t* b, int pipe, int held) const {
+  int po = lay_.pipe_off[pipe];
+  for (int c = 0; c < lay_.pipe_slots[pipe]; ++c)
+    if (ps_.pipes[pipe].roles[c] == SlotRole::WaitOnly &&
+        b[po] + b[po + 2 + 2 * c] + b[po + 3 + 2 * c] >= ps_.pipes[pipe].stages + held) {
+      b[lay_.glob] |= kRace;
+      b[po + 1] |= kReuseRace;
+    }
+}
+
 // One stage op of a credit step (a whole task op unless the step is warp-lane).
 void Semantics::apply_credit(std::vector<uint16_t>& b, StepInfo const& si) const {
   int po = lay_.pipe_off[si.pipe];
@@ -308,12 +325,8 @@ void Semantics::apply_credit(std::vector<uint16_t>& b, StepInfo const& si) const
     case Effect::Acquire:
       // The stage this acquire reuses held the item `stages` back; a WaitOnly consumer
       // with that many items unfinished (uncommitted + unwaited + still read) reads it.
-      for (int c = 0; c < lay_.pipe_slots[si.pipe]; ++c)
-        if (ps_.pipes[si.pipe].roles[c] == SlotRole::WaitOnly &&
-            b[po] + b[po + 2 + 2 * c] + b[po + 3 + 2 * c] >= ps_.pipes[si.pipe].stages) {
-          b[lay_.glob] |= kRace;
-          b[po + 1] |= kReuseRace;
-        }
+      // Where the write is known (Pipe::reuse_at_write), the race is that write instead.
+      if (!ps_.pipes[si.pipe].reuse_at_write) check_reuse(b.data(), si.pipe, 0);
       if (ps_.pipes[si.pipe].tma_fill_check) fill_on_acquire(b.data(), si.pipe);  // empty_stages.cpp
       ++b[po];
       b[po + 1] &= ~kUmmaPending;  // the producer's acquire completes only after the MMA read

@@ -162,6 +162,7 @@ class Semantics {
   // Empty TMA stages (empty_stages.cpp): fill bookkeeping of an acquire and of a commit.
   void fill_on_acquire(uint16_t* b, int pipe) const;
   void fill_on_commit(uint16_t* b, int pipe) const;
+  void check_reuse(uint16_t* b, int pipe, int held) const;  // stage reuse under a WaitOnly reader
   void end_reads(uint16_t* s) const;                      // clears WaitOnly reads no task can continue
   bool reading_wait_only(uint16_t const* s, int t) const; // t holds a WaitOnly read still open
   struct WaitOnlySlot { int pipe, slot, task; };

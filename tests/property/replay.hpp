@@ -20,4 +20,17 @@ std::string emulated_kind(Program const& p);
 // its condition outcomes pinned) and returns what the emulator raised, or "not unsafe".
 std::string replayed_kind(Program p, std::string* checker_kind = nullptr);
 
+// The replay property (replay_property.cpp): p's UNSAFE counterexample, forced on the
+// emulator, fails the same way, up to the documented tolerances it tags. For
+// Emulator.CounterexamplesReplayToTheSameFailure and WarpLanes.* alike.
+void counterexample_replays_to_the_same_failure(Program p);
+// Whether the static checks refuse p (an UNSAFE checker verdict alone is no refusal).
+bool refused_by_static_checks(Program const& p);
+// True when every problem a verification error lists is the exhaustive checker's verdict
+// (S6.9.*), not a static check's refusal.
+bool only_checker_verdicts(std::string const& what);
+// Which ring kinds a program has: "async only", "tma", "tma+mma" (any tma_umma ring),
+// with ", turns" where a consumer skips stages (docs/turns.md).
+std::string flavors(Program const& p);
+
 }  // namespace prop
