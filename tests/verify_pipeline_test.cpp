@@ -1,42 +1,15 @@
 // S6.10 arrival counts and bytes, S6.11 leader-routed bytes, S6.12 interleaving,
 // S6.13 cluster layouts, S6.19 ping-pong, S6.20 split-consumer override.
-#include "verify_fixtures.hpp"
+#include "ring_loops.hpp"
 
 using namespace vt;
 
 namespace {
 
 template <long long Start, long long Step>
-struct StridedProduce {
-  template <class S, class In, class B>
-  void operator()(S& s, In& in, B& b) const {
-    s.domain_loop(Start, 8LL, Step, [&](auto&) {
-      b.acquire();
-      ts::work<&Buf::put>(b, ts::work<&Src::load>(in));
-      b.commit();
-    });
-  }
-};
-struct TmaProduce {
-  template <class S, class In, class B>
-  void operator()(S& s, In& in, B& b) const {
-    s.domain_loop(0LL, 8LL, 1LL, [&](auto&) {
-      ts::work<&Src::touch_in>(in);
-      b.acquire();
-      ts::work<&Buf::fill>(b);
-      b.commit();
-    });
-  }
-};
-struct WaitOnly {
-  template <class S, class B, class Out>
-  void operator()(S& s, B& b, Out& out) const {
-    s.domain_loop(0LL, 8LL, 1LL, [&](auto&) {
-      b.wait();
-      ts::work<&Dst::store>(out, ts::work<&Buf::take>(b));
-    });
-  }
-};
+using StridedProduce = ProduceLoop<Start, 8, Step>;
+using TmaProduce = TmaFillLoop<8>;
+using WaitOnly = ConsumeLoop<0, 8, 1, true>;
 struct ReleaseOnly {
   template <class S, class B>
   void operator()(S& s, B& b) const {

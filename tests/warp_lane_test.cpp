@@ -7,71 +7,19 @@
 #include "patterns/warp_lane_consumer.hpp"
 #include "ts/runtime/cpu/counterexample_replay.hpp"
 #include "ts/runtime/cpu/run.hpp"
-#include "verify_fixtures.hpp"
+#include "ring_loops.hpp"
 
 using namespace vt;
 
 namespace {
 
 template <long long N>
-struct ProduceN {
-  template <class S, class In, class B>
-  void operator()(S& s, In& in, B& b) const {
-    s.domain_loop(0LL, N, 1LL, [&](auto&) {
-      b.acquire();
-      ts::work<&Buf::put>(b, ts::work<&Src::load>(in));
-      b.commit();
-    });
-  }
-};
+using ProduceN = ProduceLoop<0, N>;
 template <long long N>
-struct ConsumeN {
-  template <class S, class B, class Out>
-  void operator()(S& s, B& b, Out& out) const {
-    s.domain_loop(0LL, N, 1LL, [&](auto&) {
-      b.wait();
-      ts::work<&Dst::store>(out, ts::work<&Buf::take>(b));
-      b.release();
-    });
-  }
-};
-// A domain-lane consumer (loop from 0, step 2) for the mixed-modes test.
-struct ConsumeDomainLane {
-  template <class S, class B, class Out>
-  void operator()(S& s, B& b, Out& out) const {
-    s.domain_loop(0LL, 8LL, 2LL, [&](auto&) {
-      b.wait();
-      ts::work<&Dst::store>(out, ts::work<&Buf::take>(b));
-      b.release();
-    });
-  }
-};
-
-// A TMA producer of 4 lane ops (8 stages with producer lanes).
-struct TmaFill {
-  template <class S, class In, class B>
-  void operator()(S& s, In& in, B& b) const {
-    s.domain_loop(0LL, 4LL, 1LL, [&](auto&) {
-      ts::work<&Src::touch_in>(in);
-      b.acquire();
-      ts::work<&Buf::fill>(b);
-      b.commit();
-    });
-  }
-};
-
-// A TMA producer of 8 stages, one per op.
-struct TmaFillAll {
-  template <class S, class In, class B>
-  void operator()(S& s, In& in, B& b) const {
-    s.domain_loop(0LL, 8LL, 1LL, [&](auto&) {
-      ts::work<&Src::touch_in>(in);
-      b.acquire();
-      ts::work<&Buf::fill>(b);
-      b.commit();
-    });
-  }
-};
+using ConsumeN = ConsumeLoop<0, N>;
+using ConsumeDomainLane = ConsumeLoop<0, 8, 2>;  // a domain-lane consumer, for the mixed-modes test
+using TmaFill = TmaFillLoop<4>;                   // 4 lane ops (8 stages with producer lanes)
+using TmaFillAll = TmaFillLoop<8>;                // 8 stages, one per op
 
 // Holds each stage until the next one is there (LaneAcquireNeedsEveryLaneStageFree).
 struct ReleaseAfterNextWait {

@@ -282,11 +282,25 @@ struct Search {
             std::string& l = pipe.roles[k] == SlotRole::WaitOnly ? readers : releasers;
             l += (l.empty() ? "" : ", ") + m.tasks[pipe.consumers[k]].name;
           }
+          // Where the race is the write (Pipe::reuse_at_write), the last event is the
+          // producer's work: name the acquire that took the stage, then the write.
           auto const& e = c.events.back();
-          c.detail = "stage reuse race: " + m.tasks[e.task].name + " runs " + m.step_text(e.task, e.step) +
+          Event const* took = &e;
+          std::string write;
+          if (m.tasks[e.task].schedule.steps[e.step].kind == SyncOp::Work) {
+            for (auto it = c.events.rbegin(); it != c.events.rend(); ++it)
+              if (it->task == e.task && m.tasks[it->task].schedule.steps[it->step].kind == SyncOp::Acquire &&
+                  m.tasks[it->task].schedule.steps[it->step].resource == pipe.resource) {
+                took = &*it;
+                break;
+              }
+            write = ", and the stage is written: " + runs(e);
+          }
+          c.detail = "stage reuse race: " + m.tasks[took->task].name + " runs " + m.step_text(took->task, took->step) +
                      " on a stage of " + m.resource(pipe.resource).name + " that " + readers +
                      " (waits, never releases) has not finished reading: " + (releasers.empty() ? "no task" : releasers) +
-                     " gave it back first. Order the release after the last read (e.g. through a proxy resource committed after it)";
+                     " gave it back first" + write +
+                     ". Order the release after the last read (e.g. through a proxy resource committed after it)";
         }
       }
     } else if (kind == "pdl") {
@@ -354,7 +368,13 @@ struct Search {
     long long w = P - s[o + 2 + 2 * slot] + s[to + 1 + S + slot];
     long long stage = w % S, phase = w / S;
     long long done = P > stage ? (P - 1 - stage) / S + 1 : 0;
-    std::string r = m.resource(st.resource).name;
+    std::string r = m.resource(st.resource).name, stuck;
+    // An empty TMA stage (Layout::fill_off): its barrier stays in the poisoned commit's phase.
+    if (int fo = sem.layout().fill_off[p]; fo >= 0 && s[fo] && (P - s[fo]) % S == stage) {
+      done = (P - s[fo]) / S;
+      stuck = ", its phase for commit " + std::to_string(P - s[fo]) + " never completing (TMA commit without TMA "
+              "work: that commit had no copy on it)";
+    }
     std::string what = phase >= done + 1
                            ? "the wait is " + std::to_string(phase - done + 1) +
                                  " phases ahead of the barrier, so try_wait.parity passes at once on an old phase "
@@ -364,7 +384,7 @@ struct Search {
                              "took one commit), so the wait reads a later commit's data";
     return "parity aliasing: " + event_text(e) + " waits on stage " + std::to_string(stage) + " of " + r +
            " for phase " + std::to_string(phase) + " (commit " + std::to_string(w) + ") while the stage's full "
-           "barrier has completed " + std::to_string(done) + " phase(s) (" + std::to_string(P) + " commits so far): " +
+           "barrier has completed " + std::to_string(done) + " phase(s) (" + std::to_string(P) + " commits so far" + stuck + "): " +
            what + ". Expected phase reached = " + std::to_string(phase) + " or " + std::to_string(phase + 1) +
            ", got " + std::to_string(done);
   }

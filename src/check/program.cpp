@@ -159,6 +159,35 @@ void split_unaligned_keys(Model const& m, ProgramSet& ps) {
 
 // Consumer slots (see SlotRole): one per task that waits on or releases the pipe, in task
 // order; a Phantom slot when no task releases it (its stages are never given back).
+// Pipe::reuse_at_write: where the producer's write into a stage is one work step of the
+// one acquiring task on its newest acquired stage (the runtime's prod_stage), the stage
+// reuse race under a WaitOnly reader is that write, as on the emulator, whose race
+// detector sees the write, not the acquire. Not for engines that write without a work
+// step per stage (UMMA accumulators, CLC responses) nor warp-lane acquires (several
+// stages written at once): there the acquire stays the race.
+void mark_reuse_at_write(Model const& m, ProgramSet& ps, int nt) {
+  for (size_t p = 0; p < ps.pipes.size(); ++p) {
+    auto& pipe = ps.pipes[p];
+    bool reader = std::find(pipe.roles.begin(), pipe.roles.end(), SlotRole::WaitOnly) != pipe.roles.end();
+    Engine e = m.resource(pipe.resource).pipeline->producer_engine();
+    if (!reader || !pipe.own_producer() || (e != Engine::Async && e != Engine::Tma)) continue;
+    bool one_task = true;
+    for (int t = 0; t < nt; ++t)
+      for (auto const& s : m.tasks[t].schedule.steps) {
+        if (s.resource != pipe.resource) continue;
+        bool acquirer = pipe.acquirers >> t & 1;
+        if (s.kind == SyncOp::Work && s.role == WorkRole::Producer && !acquirer) one_task = false;
+        if (s.kind == SyncOp::Acquire && ps.steps[t][s.id].weight != 1) one_task = false;
+      }
+    if (!one_task) continue;
+    pipe.reuse_at_write = true;
+    for (int t = 0; t < nt; ++t)
+      for (auto const& s : m.tasks[t].schedule.steps)
+        if (s.kind == SyncOp::Work && s.role == WorkRole::Producer && s.resource == pipe.resource)
+          ps.steps[t][s.id].reuse_pipe = static_cast<int>(p);
+  }
+}
+
 void assign_consumer_slots(Model const& m, std::vector<int> const& pipe_of, ProgramSet& ps) {
   int nt = static_cast<int>(m.tasks.size());
   for (size_t p = 0; p < ps.pipes.size(); ++p) {
@@ -457,6 +486,7 @@ ProgramSet compile(Model const& m) {
         if (s.kind == SyncOp::Work && s.role == WorkRole::Producer && s.resource == pipe.resource)
           ps.steps[t][s.id].fills_pipe = static_cast<int>(p);
   }
+  mark_reuse_at_write(m, ps, nt);
   for (int t = 0; t < nt; ++t) ps.tasks[t].may_read = may_read(ps.tasks[t], m.tasks[t].schedule, ps, pipe_of, t);
   for (auto& p : ps.pipes) {
     if (p.split || p.phantom_consumer || p.turns) continue;  // lanes only for tasks that wait and release

@@ -19,7 +19,8 @@ Semantics::Semantics(Model const& m, ProgramSet const& ps, Config const& cfg) : 
     w += 2 + 2 * slots;
     lay_.turn_off.push_back(p.turns ? w : -1);
     if (p.turns) w += 1 + p.stages + slots;
-    bool poison_model = p.tma_fill_check && !p.turns && p.lanes == 0;
+    // Turn pipes too: a turn-taker's wait on an empty stage blocks, as on the device.
+    bool poison_model = p.tma_fill_check && p.lanes == 0;
     lay_.fill_off.push_back(poison_model ? w : -1);
     if (poison_model) w += 2;
   }
@@ -145,6 +146,7 @@ bool Semantics::visible(uint16_t const* s, int t) const {
   if (reading_wait_only(s, t)) return true;  // this step may end the read a stage reuse tests
   // Filling work sets the TMA fill bit another task's commit reads and clears.
   if (si.fills_pipe >= 0 && !ps_.pipes[si.fills_pipe].own_producer()) return true;
+  if (si.reuse_pipe >= 0) return true;  // the write a stage reuse race is tested at
   switch (si.effect) {
     case Effect::Local: return false;
     case Effect::AliasWork:
@@ -223,15 +225,7 @@ void Semantics::lane_op(std::vector<uint16_t>& b, int t, StepInfo const& si) con
 }
 
 bool Semantics::credit_enabled(uint16_t const* s, StepInfo const& si) const {
-  if (si.pipe >= 0 && lay_.turn_off[si.pipe] >= 0) {
-    int o = lay_.pipe_off[si.pipe], to = lay_.turn_off[si.pipe], S = ps_.pipes[si.pipe].stages;
-    if (si.effect == Effect::Acquire) return s[to + 1 + (s[to] + s[o]) % S] > 0;
-    // A wait passes when its commit is there, and also (a failure, flagged by the step)
-    // where try_wait.parity passes on a wrong phase: >= S ahead of the producer.
-    if (si.effect == Effect::Wait)
-      return s[o + 2 + 2 * si.consumer_slot] > 0 || s[to + 1 + S + si.consumer_slot] >= S;
-    return true;
-  }
+  if (si.pipe >= 0 && lay_.turn_off[si.pipe] >= 0) return turn_enabled(s, si);  // turn_credits.cpp
   if (si.effect == Effect::Acquire) {
     int o = lay_.pipe_off[si.pipe];
     if (ps_.pipes[si.pipe].lanes) return lane_stage_free(s, si.pipe);
@@ -286,7 +280,8 @@ void Semantics::successors(uint16_t const* s, int t, std::vector<uint16_t>& out,
     return;
   }
   auto const& si = ps_.steps[t][in.step];
-  credit_op(b, t, si);
+  credit_op(b, t, si);  // the fill bit, then the op's stage moves (none for a work step)
+  if (si.reuse_pipe >= 0) check_reuse(b.data(), si.reuse_pipe, 1);  // the write into the newest acquired stage
   uint16_t& lw = b[to + 3];
   int po = si.pipe >= 0 ? lay_.pipe_off[si.pipe] : 0;
   if (si.pipe >= 0 && lay_.turn_off[si.pipe] >= 0 && si.effect != Effect::AliasWork) {
@@ -327,6 +322,21 @@ void Semantics::successors(uint16_t const* s, int t, std::vector<uint16_t>& out,
   advance(b, t, out);
 }
 
+// Stage reuse under a WaitOnly reader. The stage of the item `held` acquisitions back
+// from the next one (0: the acquire about to be made, 1: the newest acquired stage, which
+// the producer's work writes) held the item `stages` before it; a WaitOnly slot with more
+// than stages - U - 1 + held items unfinished (unwaited + still read) has not finished
+// reading it: uncommitted + a + b >= stages + held.
+void Semantics::check_reuse(uint16_t* b, int pipe, int held) const {
+  int po = lay_.pipe_off[pipe];
+  for (int c = 0; c < lay_.pipe_slots[pipe]; ++c)
+    if (ps_.pipes[pipe].roles[c] == SlotRole::WaitOnly &&
+        b[po] + b[po + 2 + 2 * c] + b[po + 3 + 2 * c] >= ps_.pipes[pipe].stages + held) {
+      b[lay_.glob] |= kRace;
+      b[po + 1] |= kReuseRace;
+    }
+}
+
 // One stage op of a credit step (a whole task op unless the step is warp-lane).
 void Semantics::apply_credit(std::vector<uint16_t>& b, StepInfo const& si) const {
   int po = lay_.pipe_off[si.pipe];
@@ -334,46 +344,14 @@ void Semantics::apply_credit(std::vector<uint16_t>& b, StepInfo const& si) const
     case Effect::Acquire:
       // The stage this acquire reuses held the item `stages` back; a WaitOnly consumer
       // with that many items unfinished (uncommitted + unwaited + still read) reads it.
-      for (int c = 0; c < lay_.pipe_slots[si.pipe]; ++c)
-        if (ps_.pipes[si.pipe].roles[c] == SlotRole::WaitOnly &&
-            b[po] + b[po + 2 + 2 * c] + b[po + 3 + 2 * c] >= ps_.pipes[si.pipe].stages) {
-          b[lay_.glob] |= kRace;
-          b[po + 1] |= kReuseRace;
-        }
-      if (ps_.pipes[si.pipe].tma_fill_check) {
-        // A TMA copy lands on the stage of the task's newest acquire (the runtime's
-        // prod_stage): a stage left without one when the next is acquired never gets its
-        // bytes. Its commit, b[po] commits from now, will be an empty one (the first such
-        // stage counts: it is committed first). Domain-lane pipes report it at once.
-        if (b[po] >= 1 && !(b[po + 1] & kFilled)) {
-          int fo = lay_.fill_off[si.pipe];
-          if (fo < 0) b[lay_.glob] |= kEmptyTmaCommit;
-          else if (b[fo + 1] == 0) b[fo + 1] = b[po];
-        }
-        b[po + 1] &= ~kFilled;
-      }
+      // Where the write is known (Pipe::reuse_at_write), the race is that write instead.
+      if (!ps_.pipes[si.pipe].reuse_at_write) check_reuse(b.data(), si.pipe, 0);
+      if (ps_.pipes[si.pipe].tma_fill_check) fill_on_acquire(b.data(), si.pipe);  // empty_stages.cpp
       ++b[po];
       b[po + 1] &= ~kUmmaPending;  // the producer's acquire completes only after the MMA read
       break;
     case Effect::Commit:
-      if (ps_.pipes[si.pipe].tma_fill_check) {
-        // The commit closes the oldest outstanding stage. With one outstanding that is the
-        // newest, whose fill kFilled records; with more, it is an older one, empty only if
-        // an acquire doomed it (the `doomed` countdown), while kFilled speaks of the newest.
-        bool empty = b[po] == 1 && !(b[po + 1] & kFilled);
-        if (b[po] == 1) b[po + 1] &= ~kFilled;
-        int fo = lay_.fill_off[si.pipe];
-        if (fo < 0) {
-          if (empty) b[lay_.glob] |= kEmptyTmaCommit;  // domain lanes / turns: reported at once
-        } else {
-          if (b[fo + 1] > 0 && --b[fo + 1] == 0) empty = true;
-          // An empty stage's full barrier expects bytes no copy delivers: nothing fails yet,
-          // but a wait that reaches it never passes (a deadlock), and if none does, its
-          // commit stays unwaited (unbalanced). Later commits queue behind it.
-          if (b[fo]) ++b[fo];
-          else if (empty) b[fo] = 1;
-        }
-      }
+      if (ps_.pipes[si.pipe].tma_fill_check) fill_on_commit(b.data(), si.pipe);  // empty_stages.cpp
       if (b[po] > 0) --b[po];
       else b[lay_.glob] |= kCommitNoAcquire;  // exact accounting: a commit needs an acquired stage
       for (int r : ps_.pipes[si.pipe].fenced_reads)  // the accumulator commit fences the MMA reads so far

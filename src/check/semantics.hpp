@@ -82,7 +82,7 @@ struct Layout {
   // slot] after the slots; -1 for other pipes. A slot's `a` and `ahead` are its wait
   // counter's distance behind / ahead of the producer's commits (one of them is 0).
   std::vector<int> turn_off;
-  // TMA pipes with Pipe::tma_fill_check (not lanes, not turns): [poison, doomed]. poison:
+  // TMA pipes with Pipe::tma_fill_check (not domain lanes): [poison, doomed]. poison:
   // 0, or 1 + the commits made after the first commit of a stage with no copy (that
   // stage's full barrier never completes: a wait reaching it blocks for good); doomed: 0,
   // or how many commits from now close a stage left without a copy when a newer one was
@@ -165,6 +165,12 @@ class Semantics {
   void lane_op(std::vector<uint16_t>& b, int t, StepInfo const& si) const;
   bool lanes_enabled(uint16_t const* s, int t, StepInfo const& si) const;
   long long skip_count(StepInfo const& si) const;
+  bool turn_enabled(uint16_t const* s, StepInfo const& si) const;  // a credit op on a turn pipe can run
+  int turn_poison(uint16_t const* s, int pipe, int slot) const;    // where a turn wait meets an empty stage
+  // Empty TMA stages (empty_stages.cpp): fill bookkeeping of an acquire and of a commit.
+  void fill_on_acquire(uint16_t* b, int pipe) const;
+  void fill_on_commit(uint16_t* b, int pipe) const;
+  void check_reuse(uint16_t* b, int pipe, int held) const;  // stage reuse under a WaitOnly reader
   void end_reads(uint16_t* s) const;                      // clears WaitOnly reads no task can continue
   bool reading_wait_only(uint16_t const* s, int t) const; // t holds a WaitOnly read still open
   struct WaitOnlySlot { int pipe, slot, task; };

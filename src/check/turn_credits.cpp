@@ -15,9 +15,40 @@
 //   going to 2 is a stage freed twice (two consumers took it, or a release no wait
 //   matches: kTurnRelease); skip moves the counter n stages on without a barrier, and
 //   over held stages it would desynchronise wait and release counters (kTurnRelease).
+// * empty TMA stages poison the ring as on count pipes (empty_stages.cpp, fill_off): the
+//   poisoned commit's stage stays in that phase for good, so the turn-taker whose wait it
+//   is blocks there (a deadlock, or at the end the stage is never given back); the wait
+//   of a later phase of that stage is >= 2 phases ahead of the barrier (turn_poison).
 #include "semantics.hpp"
 
 namespace ts::check {
+
+// Where slot c's next wait stands to the poisoned commit of pipe (Layout::fill_off): 1 it
+// is that commit (its phase never completes: the wait blocks for good); 2 it is a later
+// commit of the same stage, whose barrier is still in the poisoned phase, so the wait is
+// >= 2 phases ahead and try_wait.parity passes at once on an old phase (flagged like any
+// wait >= S ahead, whatever the parity: conservative); 0 otherwise. The poisoned commit is
+// poison commits back from the producer's; the wait is a(c) back, or ahead(c) ahead.
+int Semantics::turn_poison(uint16_t const* s, int pipe, int c) const {
+  int fo = lay_.fill_off[pipe];
+  if (fo < 0 || !s[fo]) return 0;
+  int o = lay_.pipe_off[pipe], S = ps_.pipes[pipe].stages;
+  int a = s[o + 2 + 2 * c], ahead = s[lay_.turn_off[pipe] + 1 + S + c];
+  int d = a > 0 ? s[fo] - a : s[fo] + ahead;  // the wait's commit minus the poisoned one
+  if (d == 0) return 1;
+  return d > 0 && d % S == 0 ? 2 : 0;
+}
+
+bool Semantics::turn_enabled(uint16_t const* s, StepInfo const& si) const {
+  int o = lay_.pipe_off[si.pipe], to = lay_.turn_off[si.pipe], S = ps_.pipes[si.pipe].stages;
+  if (si.effect == Effect::Acquire) return s[to + 1 + (s[to] + s[o]) % S] > 0;
+  if (si.effect != Effect::Wait) return true;
+  int c = si.consumer_slot;
+  if (int z = turn_poison(s, si.pipe, c)) return z == 2;
+  // A wait passes when its commit is there, and also (a failure, flagged by the step)
+  // where try_wait.parity passes on a wrong phase: >= S ahead of the producer.
+  return s[o + 2 + 2 * c] > 0 || s[to + 1 + S + c] >= S;
+}
 
 long long Semantics::skip_count(StepInfo const& si) const {
   if (si.skip_static >= 0) return si.skip_static;
@@ -49,14 +80,12 @@ void Semantics::turn_step(std::vector<uint16_t>& b, int t, StepInfo const& si) c
         }
       }
       if (credit(stage) > 0) --credit(stage);
+      if (p.tma_fill_check) fill_on_acquire(b.data(), si.pipe);  // before ++U: it reads U
       ++U;
       break;
     }
     case Effect::Commit:
-      if (p.tma_fill_check) {
-        if (U == 1 && !(flags & kFilled)) b[lay_.glob] |= kEmptyTmaCommit;
-        flags &= ~kFilled;
-      }
+      if (p.tma_fill_check) fill_on_commit(b.data(), si.pipe);  // before --U: it reads U
       if (U > 0) --U;
       else b[lay_.glob] |= kCommitNoAcquire;
       head = static_cast<uint16_t>((head + 1) % S);
@@ -67,7 +96,7 @@ void Semantics::turn_step(std::vector<uint16_t>& b, int t, StepInfo const& si) c
       flags &= ~kAsyncHold;
       break;
     case Effect::Wait:
-      if (ahead(c) >= S || a(c) > S) {  // passes on a wrong phase; counters left as they were
+      if (ahead(c) >= S || a(c) > S || turn_poison(b.data(), si.pipe, c) == 2) {  // a wrong phase; counters kept
         b[lay_.glob] |= kRace;
         flags |= kTurnPhase;
         break;

@@ -2,7 +2,8 @@
 // (c) A schedule the whole verification passes (static checks and the checker SAFE) runs
 //     under several seeds with race detection, without a deadlock or a race.
 // (b) An UNSAFE counterexample replays to the same failure kind (deadlock ->
-//     DeadlockError, race -> RaceError, pdl -> PdlOrderError).
+//     DeadlockError, race -> RaceError, pdl -> PdlOrderError): replay_property.cpp, which
+//     WarpLanes.CounterexamplesReplayToTheSameFailure shares.
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
@@ -12,66 +13,15 @@
 #include <sstream>
 
 #include "checker_runs.hpp"
-#include "counterexample_choices.hpp"
 #include "generators.hpp"
 #include "known_bugs.hpp"
 #include "manager.hpp"
-#include "ts/runtime/cpu/counterexample_replay.hpp"
+#include "replay.hpp"
+#include "runtime_choices.hpp"
 #include "ts/runtime/cpu/run.hpp"
 
 namespace {
 using namespace prop;
-
-// What the emulator raised: "deadlock", "race", "pdl", "error: <message>" or "" (ran clean).
-template <class F>
-std::string emulator_failure(F&& run) {
-  try {
-    run();
-    return "";
-  } catch (ts::cpu::DeadlockError const& e) {
-    RC_LOG() << e.what() << "\n";
-    return "deadlock";
-  } catch (ts::cpu::RaceError const& e) {
-    RC_LOG() << e.what() << "\n";
-    return "race";
-  } catch (ts::cpu::PdlOrderError const& e) {
-    RC_LOG() << e.what() << "\n";
-    return "pdl";
-  } catch (std::exception const& e) {
-    return std::string("error: ") + e.what();
-  }
-}
-
-// True when every problem a verification error lists is the exhaustive checker's verdict
-// (S6.9.*), not a static check's refusal.
-bool only_checker_verdicts(std::string const& what) {
-  for (size_t at = what.find("error ["); at != std::string::npos; at = what.find("error [", at + 1))
-    if (what.compare(at + 7, 5, "S6.9.") != 0) return false;
-  return what.find("error [") != std::string::npos;
-}
-
-// Which ring kinds a program has: "async only", "tma", "tma+mma" (any tma_umma ring).
-// Turn-taking consumers (ring.skip, docs/turns.md) in the program.
-bool skips(std::vector<Node> const& nodes) {
-  for (auto const& n : nodes)
-    if (n.op == Op::Skip || skips(n.body)) return true;
-  return false;
-}
-bool has_skip(Program const& p) {
-  for (auto const& t : p.tasks)
-    if (skips(t.head) || skips(t.body) || skips(t.tail)) return true;
-  return false;
-}
-
-std::string flavors(Program const& p) {
-  bool tma = false, mma = false;
-  for (auto const& m : p.mem) {
-    tma |= m.pipe == PipeKind::TmaAsync || m.pipe == PipeKind::TmaUmma;
-    mma |= m.pipe == PipeKind::TmaUmma;
-  }
-  std::string f = mma ? "tma+mma" : tma ? "tma" : "async only";
-  return has_skip(p) ? f + ", turns" : f;
-}
 
 RC_GTEST_PROP(Emulator, SafeSchedulesRunCleanUnderSeeds, (Recipe const& recipe)) {
   auto p = build_program(recipe, kAvoidKnownBugs);
@@ -96,202 +46,17 @@ RC_GTEST_PROP(Emulator, SafeSchedulesRunCleanUnderSeeds, (Recipe const& recipe))
       if (all_k) p.length = lengths[seed - 1];
       runtime_choices() = RuntimeChoices{seed * 7919, p.loop == LoopKind::Tiles};
       RC_LOG() << "length " << p.length << "\n";
-      auto got = emulator_failure([&] { ts::cpu::run(tm, {.seed = seed, .detect_races = true}); });
+      std::string said;
+      auto got = emulator_failure([&] { ts::cpu::run(tm, {.seed = seed, .detect_races = true}); }, &said);
+      RC_LOG() << said << "\n";
       RC_LOG() << "checker:\n" << rep.checker_text << "\nseed " << seed << "\n";
       RC_ASSERT(got == "");
     }
   });
 }
 
-bool uses_conditions(Program const& p) {
-  for (int t = 0; t < int(p.tasks.size()); ++t)
-    if (task_use(p, t).flags) return true;
-  return false;
-}
-
-// The ring of "TMA commit without TMA work: T1 runs m1.commit() ...", or -1.
-int tma_ring_of(std::string const& detail) {
-  auto at = detail.find(" runs m");
-  return at == std::string::npos ? -1 : detail[at + 7] - '0';
-}
-bool waits_on(std::vector<Node> const& nodes, int r) {
-  for (auto const& n : nodes)
-    if ((n.op == Op::Wait && n.res == r) || waits_on(n.body, r)) return true;
-  return false;
-}
-// A task that asks one key in two condition blocks: the checker takes each ask of a key
-// no other task shares as a free outcome, while the generated work bodies answer one value
-// per (key, iteration, tile), so a counterexample with two outcomes cannot be replayed.
-void count_keys(std::vector<Node> const& nodes, std::vector<int>& seen) {
-  for (auto const& n : nodes) {
-    if ((n.op == Op::WhenTrue || n.op == Op::WhenFalse) && n.key >= 0) {
-      if (int(seen.size()) <= n.key) seen.resize(size_t(n.key) + 1, 0);
-      ++seen[size_t(n.key)];
-    }
-    count_keys(n.body, seen);
-  }
-}
-bool asks_a_key_twice(Program const& p) {
-  for (auto const& t : p.tasks) {
-    std::vector<int> seen;
-    for (auto const* list : {&t.head, &t.body, &t.tail}) count_keys(*list, seen);
-    for (int k : seen)
-      if (k > 1) return true;
-  }
-  return false;
-}
-bool skips_on(std::vector<Node> const& nodes, int r) {
-  for (auto const& n : nodes)
-    if ((n.op == Op::Skip && n.res == r) || skips_on(n.body, r)) return true;
-  return false;
-}
-// A ring a consumer skips stages on: a turn pipe (docs/turns.md), whose empty TMA commit
-// the checker reports at the commit (it has no poison model for turn pipes).
-bool turn_ring(Program const& p, int r) {
-  for (auto const& t : p.tasks)
-    if (skips_on(t.head, r) || skips_on(t.body, r) || skips_on(t.tail, r)) return true;
-  return false;
-}
-bool waited_on(Program const& p, int r) {
-  for (auto const& t : p.tasks)
-    if (waits_on(t.head, r) || waits_on(t.body, r) || waits_on(t.tail, r)) return true;
-  return false;
-}
-
 RC_GTEST_PROP(Emulator, CounterexamplesReplayToTheSameFailure, (Recipe const& recipe)) {
-  auto p = build_program(recipe, kAvoidKnownBugs);
-  auto first = check(model_of(p), true);
-  RC_TAG(verdict_name(first.verdict), first.kind);
-  if (!first.unsafe()) return;
-  // How long a run the failure needs: k = 0 (a loop that runs no iteration) and more than
-  // two tiles are what the checker's every-length and every-tile-count searches add.
-  RC_TAG(flavors(p));
-  if (p.loop == LoopKind::RuntimeDomain) RC_TAG(first.length == 0 ? "k=0" : first.length > 2 ? "k>2" : "k=1..2");
-  if (p.loop == LoopKind::Tiles) RC_TAG(first.tiles == 0 ? "tiles=0" : first.tiles > 2 ? "tiles>2" : "tiles=1..2");
-  // Counterexamples with conditions replay too: choices_of pins every condition outcome
-  // the checker's run took, per key and iteration (domain loops) or tile (tile loops),
-  // shared keys included (one entry per key serves every task reading it).
-  if (uses_conditions(p)) RC_TAG("with conditions");
-  // Harness limit: the emulator runs every task at one value of "n", so a counterexample
-  // whose length classes have different lengths (a late-starting task) cannot be set up.
-  if (p.late_start_task >= 0) {
-    RC_TAG("not replayed: per-class lengths");
-    return;
-  }
-  // A schedule the static checks refuse makes no claim the replay could test (e.g. work
-  // outside its brackets, S6.6: the emulator then sees a data race the checker, which
-  // assumes bracketed work, does not model).
-  bool refused = false;
-  {
-    ts::Options strict = quiet_options();
-    strict.throw_on_unsafe = false;
-    with_manager(p, strict, [&](auto& tm) {
-      std::ostringstream out;
-      try {
-        tm.print_and_verify(out);
-      } catch (std::exception const&) {
-        refused = true;
-      }
-    });
-  }
-  if (refused) {
-    RC_TAG("static checks refuse");
-    return;
-  }
-  // The emulator runs the counterexample's length: a longer loop could go on to finish
-  // what the checker's run left blocked.
-  if (p.loop == LoopKind::RuntimeDomain && first.length >= 0) p.length = int(first.length);
-  // ... and its tile count (the checker proves every count; its run names the fewest).
-  if (p.loop == LoopKind::Tiles && first.tiles >= 0) p.tiles = first.tiles;
-  ts::Options o = quiet_options();
-  o.warning_mode = true;  // an UNSAFE manager may still run, to replay
-  with_manager(p, o, [&](auto& tm) {
-    std::ostringstream out;
-    auto rep = tm.print_and_verify(out);
-    RC_ASSERT(rep.verdict == ts::Verdict::Unsafe);
-    auto const& cex = *tm.last_counterexample();
-    RC_ASSERT(cex.length == first.length);
-    RC_ASSERT(cex.tiles == first.tiles);
-    if (cex.kind == "unbalanced") return;  // ends without an error the emulator could raise
-    // Emulator gap (docs/turns.md, "What the emulator does not see"): a turn-taker's wait
-    // two phases ahead passes at once on the old phase, on the emulator as on hardware,
-    // and nothing there tells it from a proper pass; the run goes on to whatever follows
-    // (garbage, a deadlock, an over-arrival). Not replayed.
-    if (cex.kind == "race" && cex.detail.rfind("parity aliasing", 0) == 0) {
-      RC_TAG("not replayed: parity aliasing");
-      return;
-    }
-    // Emulator gap, not a checker bug (Regression.EmulatorRecordsAnMmaReadAtItsIssue): the
-    // emulator records an MMA's SMEM read when it is issued, by the issuing thread, so a
-    // write after the issue (before the MMA engine ran it) is no race there. Races with a
-    // read by the asynchronous MMA engine are not replayed.
-    if (kEmulatorRecordsMmaReadsAtIssue && cex.kind == "race" &&
-        cex.detail.find("read by the asynchronous engine") != std::string::npos) {
-      RC_TAG("not replayed: MMA engine read race");
-      return;
-    }
-    // An empty TMA commit on a ring no task ever waits on hangs nobody: the checker names
-    // the hang ("any task waiting on that stage ... would hang"), the emulator's run ends
-    // with the barrier armed and raises nothing (like "unbalanced", whose credits it is).
-    if (cex.detail.rfind("TMA commit without TMA work", 0) == 0 && !waited_on(p, tma_ring_of(cex.detail))) {
-      RC_TAG("not replayed: empty TMA commit, no waiter");
-      return;
-    }
-    runtime_choices() = choices_of(p, cex);
-    RC_LOG() << "checker:\n" << rep.checker_text << "\n" << tm.last_counterexample_json() << "\n";
-    auto got = emulator_failure([&] { ts::cpu::replay_counterexample(tm, {.seed = 1, .detect_races = true}); });
-    // The checker's run of an empty TMA commit ends at the commit (the hang is sure from
-    // there, and the checker expands no state past a failure); the emulator then runs on
-    // unforced and may meet another failure first, e.g. a PDL launch the committing task
-    // makes after the commit, which no checker run reaches. Any failure it raises is
-    // accepted; a clean run is not.
-    // The same for a stage left without a copy (reported at the acquire that makes it sure).
-    if (cex.detail.rfind("TMA commit without TMA work", 0) == 0 || cex.detail.rfind("TMA stage left without a copy", 0) == 0) {
-      // Known checker imprecision: the empty commit is reported as a hang whether or not a
-      // task of the run goes on to wait on that stage (its waiter under a condition, or
-      // past its last wait): then nothing hangs and the replay runs clean
-      // (Regression.EmptyTmaCommitThatNoTaskOfTheRunWaitsOnIsNoHang).
-      if (got == "" && kAvoidKnownBugs.empty_tma_commit_without_waiter) {
-        RC_TAG("empty TMA commit: no waiter in the replayed run");
-        return;
-      }
-      // Documented conservative report (docs/checker.md, "Turn-taking consumers"): on a
-      // turn pipe the checker reports an empty TMA commit at the commit, whether or not a
-      // turn-taker of the run then waits on that stage (its wait under the same false
-      // condition as the copy, say). An UNSAFE that may be a false alarm, never a wrong
-      // SAFE; the replay then runs clean.
-      if (got == "" && turn_ring(p, tma_ring_of(cex.detail))) {
-        RC_TAG("not replayed: empty TMA commit on a turn ring, replay clean (conservative)");
-        return;
-      }
-      RC_TAG("replayed: empty TMA commit");
-      RC_ASSERT(got != "");
-      return;
-    }
-    // Documented conservative model (docs/checker.md, "Other gaps"): a wait-only task
-    // holding several stages is taken to read all of them until its last consumer work,
-    // so the checker may call a stage reuse a race where the read already ended; the
-    // replay then runs clean. Any failure the replay does raise must still be a race.
-    if (got != cex.kind && asks_a_key_twice(p)) {
-      RC_TAG("not replayed: a task asks one key twice");
-      return;
-    }
-    if (got == "" && cex.kind == "race" && cex.detail.rfind("stage reuse race", 0) == 0) {
-      RC_TAG("stage reuse race: replay clean (conservative wait-only read)");
-      return;
-    }
-    // The same conservative read, where the schedule has a second defect: the replay finds
-    // no race at the reuse (the read had ended), runs on unforced and meets a deadlock
-    // the checker's run stopped short of. Found at 1000 cases, RC seed 2: a task acquiring
-    // one split-consumer ring twice per commit. The verdict agrees (UNSAFE); only the kind
-    // differs, and only for a wait-only reader.
-    if (got == "deadlock" && cex.kind == "race" && cex.detail.rfind("stage reuse race", 0) == 0 &&
-        cex.detail.find("(waits, never releases)") != std::string::npos) {
-      RC_TAG("stage reuse race: replay went on to a deadlock (conservative wait-only read)");
-      return;
-    }
-    RC_ASSERT(got == cex.kind);
-  });
+  counterexample_replays_to_the_same_failure(build_program(recipe, kAvoidKnownBugs));
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include "known_bugs.hpp"
 #include "manager.hpp"
 #include "program_builders.hpp"
+#include "replay.hpp"
 #include "ts/runtime/cpu/counterexample_replay.hpp"
 #include "ts/runtime/cpu/run.hpp"
 
@@ -148,39 +149,8 @@ TEST(Regression, SharedKeyAcrossLoopsWithDifferentStartsIsNotCorrelated) {
 
 }  // namespace
 
-#include "counterexample_choices.hpp"
-
 namespace {
 using namespace prop::build;
-
-// Replays p's counterexample as Emulator.CounterexamplesReplayToTheSameFailure does and
-// returns what the emulator raised ("deadlock", "race", "pdl", "" or "error: ...").
-std::string replayed_kind(Program p, std::string* checker_kind = nullptr) {
-  auto first = check(model_of(p), true);
-  if (checker_kind) *checker_kind = first.kind;
-  if (!first.unsafe()) return "not unsafe";
-  if (p.loop == LoopKind::RuntimeDomain && first.length >= 0) p.length = int(first.length);
-  if (p.loop == LoopKind::Tiles && first.tiles >= 0) p.tiles = first.tiles;
-  ts::Options o = quiet_options();
-  o.warning_mode = true;
-  return with_manager(p, o, [&](auto& tm) -> std::string {
-    std::ostringstream out;
-    tm.print_and_verify(out);
-    runtime_choices() = choices_of(p, *tm.last_counterexample());
-    try {
-      ts::cpu::replay_counterexample(tm, {.seed = 1, .detect_races = true});
-    } catch (ts::cpu::DeadlockError const&) {
-      return "deadlock";
-    } catch (ts::cpu::RaceError const&) {
-      return "race";
-    } catch (ts::cpu::PdlOrderError const&) {
-      return "pdl";
-    } catch (std::exception const& e) {
-      return std::string("error: ") + e.what();
-    }
-    return "";
-  });
-}
 
 // Harness bug found when counterexamples with conditions were first replayed: the
 // condition methods were one template (more<0>, more<1>), which the IR names "more" at
@@ -229,29 +199,6 @@ namespace {
 using namespace prop::build;
 
 MemSpec tma_ring(int stages) { return MemSpec{PipeKind::TmaAsync, stages, -1, 0, false}; }
-
-// What a SAFE schedule's emulator runs raise under seeds 1..3 ("" when all ran clean).
-std::string emulated_kind(Program const& p) {
-  ts::Options o = quiet_options();
-  o.warning_mode = true;  // the emulator runs what the checker may call UNSAFE
-  return with_manager(p, o, [&](auto& tm) -> std::string {
-    std::ostringstream out;
-    tm.print_and_verify(out);
-    for (uint64_t seed = 1; seed <= 3; ++seed) {
-      runtime_choices() = RuntimeChoices{seed * 7919, p.loop == LoopKind::Tiles};
-      try {
-        ts::cpu::run(tm, {.seed = seed, .detect_races = true});
-      } catch (ts::cpu::DeadlockError const&) {
-        return "deadlock";
-      } catch (ts::cpu::RaceError const&) {
-        return "race";
-      } catch (std::exception const& e) {
-        return std::string("error: ") + e.what();
-      }
-    }
-    return "";
-  });
-}
 
 Program tma_pair(std::vector<Node> producer, std::vector<Node> consumer) {
   Program p;

@@ -15,6 +15,7 @@
 #include "generators.hpp"
 #include "known_bugs.hpp"
 #include "manager.hpp"
+#include "mode_properties.hpp"
 #include "runtime_choices.hpp"
 #include "ts/runtime/cpu/run.hpp"
 
@@ -47,22 +48,7 @@ RC_GTEST_PROP(Turns, ReductionAgreesWithPlainBfs, (Recipe const& recipe)) {
 
 RC_GTEST_PROP(Turns, ParametricAgreesWithConcreteLengths, (Recipe recipe)) {
   recipe.loop = LoopKind::RuntimeDomain;
-  auto p = build_program(with_turns(recipe), kAvoidKnownBugs);
-  auto m = model_of(p);
-  auto param = check(m, false);
-  RC_TAG(verdict_name(param.verdict), param.kind);
-  RC_PRE(param.verdict != ts::Verdict::Incomplete);
-  bool any_unsafe = false;
-  for (long long k : {0, 1, 2}) {
-    auto c = check(m, false, {k});
-    RC_PRE(c.verdict != ts::Verdict::Incomplete);
-    if (param.safe()) RC_ASSERT(c.safe());
-    if (c.unsafe() && !any_unsafe) {
-      any_unsafe = true;
-      RC_ASSERT(param.unsafe());
-      if (p.late_start_task < 0) RC_ASSERT(param.kind == c.kind);
-    }
-  }
+  parametric_agrees_with_concrete_lengths(build_program(with_turns(recipe), kAvoidKnownBugs), {0, 1, 2});
 }
 
 RC_GTEST_PROP(Turns, SafeSchedulesRunCleanOnTheEmulator, (Recipe const& recipe)) {

@@ -15,12 +15,12 @@
 #include <sstream>
 
 #include "checker_runs.hpp"
-#include "counterexample_choices.hpp"
 #include "generators.hpp"
 #include "known_bugs.hpp"
 #include "manager.hpp"
+#include "mode_properties.hpp"
+#include "replay.hpp"
 #include "runtime_choices.hpp"
-#include "ts/runtime/cpu/counterexample_replay.hpp"
 #include "ts/runtime/cpu/run.hpp"
 
 namespace {
@@ -49,25 +49,6 @@ Recipe with_warp_lanes(Recipe r, bool producer_side) {
   return r;
 }
 
-template <class F>
-std::string emulator_failure(F&& run) {
-  try {
-    run();
-    return "";
-  } catch (ts::cpu::DeadlockError const& e) {
-    RC_LOG() << e.what() << "\n";
-    return "deadlock";
-  } catch (ts::cpu::RaceError const& e) {
-    RC_LOG() << e.what() << "\n";
-    return "race";
-  } catch (ts::cpu::PdlOrderError const& e) {
-    RC_LOG() << e.what() << "\n";
-    return "pdl";
-  } catch (std::exception const& e) {
-    return std::string("error: ") + e.what();
-  }
-}
-
 RC_GTEST_PROP(WarpLanes, ReductionAgreesWithPlainBfs, (Recipe const& recipe, bool producer_side)) {
   auto p = build_program(with_warp_lanes(recipe, producer_side), kAvoidKnownBugs);
   auto m = model_of(p);
@@ -81,22 +62,7 @@ RC_GTEST_PROP(WarpLanes, ReductionAgreesWithPlainBfs, (Recipe const& recipe, boo
 
 RC_GTEST_PROP(WarpLanes, ParametricAgreesWithConcreteLengths, (Recipe recipe, bool producer_side)) {
   recipe.loop = LoopKind::RuntimeDomain;
-  auto p = build_program(with_warp_lanes(recipe, producer_side), kAvoidKnownBugs);
-  auto m = model_of(p);
-  auto param = check(m, false);
-  RC_TAG(verdict_name(param.verdict), param.kind);
-  RC_PRE(param.verdict != ts::Verdict::Incomplete);
-  bool any_unsafe = false;
-  for (long long k : {0, 1, 2, 3}) {
-    auto c = check(m, false, {k});
-    RC_PRE(c.verdict != ts::Verdict::Incomplete);
-    if (param.safe()) RC_ASSERT(c.safe());
-    if (c.unsafe() && !any_unsafe) {
-      any_unsafe = true;
-      RC_ASSERT(param.unsafe());
-      if (p.late_start_task < 0) RC_ASSERT(param.kind == c.kind);
-    }
-  }
+  parametric_agrees_with_concrete_lengths(build_program(with_warp_lanes(recipe, producer_side), kAvoidKnownBugs), {0, 1, 2, 3});
 }
 
 // SAFE means the emulator, whose warps each start at their lane, runs clean, at the
@@ -111,10 +77,7 @@ RC_GTEST_PROP(WarpLanes, SafeSchedulesRunCleanOnTheEmulator, (Recipe const& reci
     } catch (std::exception const& e) {
       std::string what = e.what();
       if (std::getenv("PROP_PRINT_REFUSALS")) std::printf("%s\n", e.what());
-      bool checker_only = what.find("error [") != std::string::npos;  // every error an S6.9 verdict
-      for (size_t at = what.find("error ["); at != std::string::npos; at = what.find("error [", at + 1))
-        checker_only &= what.compare(at + 7, 5, "S6.9.") == 0;
-      RC_TAG(checker_only                                ? "UNSAFE (checker)"
+      RC_TAG(only_checker_verdicts(what)                 ? "UNSAFE (checker)"
              : what.find("[S6.12.") != std::string::npos ? "refused by S6.12"
                                                          : "refused by another static check");
       return;
@@ -127,92 +90,18 @@ RC_GTEST_PROP(WarpLanes, SafeSchedulesRunCleanOnTheEmulator, (Recipe const& reci
     for (uint64_t seed = 1; seed <= 3; ++seed) {
       if (all_k) p.length = lengths[seed - 1];
       runtime_choices() = RuntimeChoices{seed * 7919, p.loop == LoopKind::Tiles};
-      auto got = emulator_failure([&] { ts::cpu::run(tm, {.seed = seed, .detect_races = true}); });
-      RC_LOG() << "length " << p.length << " seed " << seed << "\n" << rep.checker_text << "\n";
+      std::string said;
+      auto got = emulator_failure([&] { ts::cpu::run(tm, {.seed = seed, .detect_races = true}); }, &said);
+      RC_LOG() << said << "\n" << "length " << p.length << " seed " << seed << "\n" << rep.checker_text << "\n";
       RC_ASSERT(got == "");
     }
   });
 }
 
-bool asks_a_key_twice(std::vector<Node> const& nodes, std::vector<int>& seen) {
-  for (auto const& n : nodes) {
-    if (n.op == Op::WhenTrue || n.op == Op::WhenFalse) {
-      if (int(seen.size()) <= n.key) seen.resize(size_t(n.key) + 1, 0);
-      if (++seen[size_t(n.key)] > 1) return true;
-    }
-    if (asks_a_key_twice(n.body, seen)) return true;
-  }
-  return false;
-}
-bool asks_a_key_twice(Program const& p) {
-  for (auto const& t : p.tasks) {
-    std::vector<int> seen;
-    for (auto const* list : {&t.head, &t.body, &t.tail})
-      if (asks_a_key_twice(*list, seen)) return true;
-  }
-  return false;
-}
-
 // UNSAFE means a real run: the counterexample, forced on the emulator, fails the same way.
 RC_GTEST_PROP(WarpLanes, CounterexamplesReplayToTheSameFailure, (Recipe const& recipe, bool producer_side)) {
-  auto p = build_program(with_warp_lanes(recipe, producer_side), kAvoidKnownBugs);
-  auto first = check(model_of(p), true);
-  RC_TAG(verdict_name(first.verdict), first.kind);
-  if (!first.unsafe()) return;
-  if (p.late_start_task >= 0) {
-    RC_TAG("not replayed: per-class lengths");  // the emulator runs one "n" for every task
-    return;
-  }
-  bool refused = false;
-  {
-    ts::Options strict = quiet_options();
-    strict.throw_on_unsafe = false;
-    with_manager(p, strict, [&](auto& tm) {
-      std::ostringstream out;
-      try {
-        tm.print_and_verify(out);
-      } catch (std::exception const&) {
-        refused = true;
-      }
-    });
-  }
-  if (refused) {
-    RC_TAG("static checks refuse");
-    return;
-  }
-  if (p.loop == LoopKind::RuntimeDomain && first.length >= 0) p.length = int(first.length);
-  if (p.loop == LoopKind::Tiles && first.tiles >= 0) p.tiles = first.tiles;
-  ts::Options o = quiet_options();
-  o.warning_mode = true;
-  with_manager(p, o, [&](auto& tm) {
-    std::ostringstream out;
-    auto rep = tm.print_and_verify(out);
-    RC_ASSERT(rep.verdict == ts::Verdict::Unsafe);
-    auto const& cex = *tm.last_counterexample();
-    if (cex.kind == "unbalanced") {
-      RC_TAG("unbalanced (no emulator error to compare)");
-      return;
-    }
-    runtime_choices() = choices_of(p, cex);
-    RC_LOG() << "checker:\n" << rep.checker_text << "\n" << tm.last_counterexample_json() << "\n";
-    auto got = emulator_failure([&] { ts::cpu::replay_counterexample(tm, {.seed = 1, .detect_races = true}); });
-    if (cex.detail.rfind("TMA commit without TMA work", 0) == 0 || cex.detail.rfind("TMA stage left without a copy", 0) == 0) {
-      // Documented imprecision (Regression.EmptyTmaCommitThatNoTaskOfTheRunWaitsOnIsNoHang).
-      if (got == "" && kAvoidKnownBugs.empty_tma_commit_without_waiter) {
-        RC_TAG("empty TMA commit: no waiter in the replayed run");
-        return;
-      }
-      RC_TAG("replayed: empty TMA commit");
-      RC_ASSERT(got != "");
-      return;
-    }
-    if (got != cex.kind && asks_a_key_twice(p)) {
-      RC_TAG("not replayed: a task asks one key twice");
-      return;
-    }
-    RC_TAG("replayed: " + cex.kind);
-    RC_ASSERT(got == cex.kind);
-  });
+  RC_TAG(producer_side ? "producer lanes" : "consumer lanes");
+  counterexample_replays_to_the_same_failure(build_program(with_warp_lanes(recipe, producer_side), kAvoidKnownBugs));
 }
 
 }  // namespace

@@ -78,6 +78,7 @@ struct StepInfo {
   bool writes = false;  // AliasWork: producer role
   int consumer_slot = -1;  // Wait/Release: this task's consumer slot on the pipe
   int fills_pipe = -1;     // producer work on a TMA pipe checked for empty commits (Pipe::tma_fill_check)
+  int reuse_pipe = -1;     // producer work on a pipe whose stage reuse is checked at the write (Pipe::reuse_at_write)
   // StageSkip: the stage count, a constant (skip_static >= 0) or the trip count of task
   // skip_task's domain loop (ts::turn_count_task: the count provably equals it).
   long long skip_static = -1;
@@ -127,6 +128,12 @@ struct Pipe {
   bool aliased = false;
   bool split = false;             // a WaitOnly or ReleaseOnly slot: its credit ops do not
                                   // commute with the others' (early release, stage reuse)
+  // Stage reuse under a WaitOnly reader is a race at the producer's write into the reused
+  // stage (its producer work, StepInfo::reuse_pipe), not at the acquire: one task acquires,
+  // commits and does all producer work, one stage per acquire, on plain threads or TMA,
+  // so that work is the only write and it lands on the newest acquired stage. Elsewhere
+  // the acquire is the race (conservative).
+  bool reuse_at_write = false;
   // Turn-taking consumers (a skip on the pipe, docs/turns.md): exact per-stage model, each
   // stage freed by one release (the empty barrier counts one consumer task's arrivals),
   // consumer positions relative to the producer's; every credit op is visible.
