@@ -6,6 +6,7 @@
 
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "cpu_test_util.hpp"
 #include "gemm/gemm_host.hpp"
@@ -66,13 +67,44 @@ TEST(GemmPingPongModel, LayoutFitsAndPairsCoverOddTileCounts) {
   EXPECT_LE(L.smem_bytes, ts::kSm90SmemCapacity);
   EXPECT_EQ(L.block_threads, 384);
   EXPECT_EQ(pp::pairs(p), 2);
-  pp::Halves h{{}, 3};
+  // Pair 0 is tile rows 0 and 1; pair 1 is tile row 2 alone.
+  pp::PairQueue q;
+  q.num_tiles = pp::pairs(p);
+  q.tiles_m = 3;
+  q.tiles_n = 1;
+  pp::Halves h;
   ts::ConsumerStage si{};
-  si.work_tile.tile_idx = 1;
+  si.work_tile = q.make_tile(1);
+  EXPECT_EQ(pp::PairQueue::row_of(si.work_tile, 0), 2);
   EXPECT_FALSE(h.second(si));
-  si.work_tile.tile_idx = 0;
+  si.work_tile = q.make_tile(0);
+  EXPECT_EQ(pp::PairQueue::row_of(si.work_tile, 0), 0);
+  EXPECT_EQ(pp::PairQueue::row_of(si.work_tile, 1), 1);
   EXPECT_TRUE(h.second(si));
   EXPECT_NO_THROW(ts::make_kernel_params(tm, L));
+}
+
+// Every tile of D belongs to exactly one half of one pair, for even and odd tile rows and
+// across raster groups (kGroupM block rows of two tile rows each).
+TEST(GemmPingPongModel, PairsCoverEveryTileOnce) {
+  for (int tm : {1, 2, 3, 7, 16, 17, 33})
+    for (int tn : {1, 3, 8}) {
+      pp::PairQueue q;
+      q.tiles_m = tm;
+      q.tiles_n = tn;
+      q.num_tiles = (tm + 1) / 2 * tn;
+      std::vector<int> seen(size_t(tm) * tn, 0);
+      for (int p = 0; p < q.num_tiles; ++p) {
+        ts::WorkTile w = q.make_tile(p);
+        ASSERT_TRUE(w.valid);
+        for (int h = 0; h < 1 + w.coord[2]; ++h) {
+          int r = pp::PairQueue::row_of(w, h), c = pp::PairQueue::col_of(w);
+          ASSERT_TRUE(r >= 0 && r < tm && c >= 0 && c < tn) << "pair " << p << " half " << h;
+          ++seen[size_t(r) * tn + c];
+        }
+      }
+      for (size_t i = 0; i < seen.size(); ++i) EXPECT_EQ(seen[i], 1) << tm << "x" << tn << " tile " << i;
+    }
 }
 
 // The emulator: the same schedule and work bodies (TMA boxes, two emulated m64n128k16
@@ -93,7 +125,7 @@ void run_on_emulator(Size s, int grid, uint64_t seed) {
 }
 
 TEST(GemmPingPongEmulator, MatchesReferenceAtOddAndEvenTileCounts) {
-  // 3 tiles (odd: the last pair half empty), ragged in M, N and K; 4 tiles; 5 tiles.
+  // 3 tile rows (odd: the last pair half empty), ragged in M, N and K; 2 x 2 tiles; 5 tile rows.
   for (Size s : {Size{300, 128, 136}, Size{256, 256, 192}, Size{640, 100, 64}})
     for (int grid : {1, 2})
       for (uint64_t seed : {1, 2, 3}) run_on_emulator(s, grid, seed);

@@ -3,6 +3,9 @@
 // rounds, back-to-back launches per event pair, medians; every kernel's result checked),
 // and a trace of a smaller GEMM written as Chrome trace-event JSON and as an HTML
 // timeline into the directory argv[1], with its stall table.
+// `ts_bench_trace pingpong M N K dir` traces the ping-pong GEMM once at MxNxK (result
+// checked), writes its timeline and prints its stall table: where its gap to the
+// cooperative shape goes.
 // `ts_bench_trace san M N K` instead runs each traced level once at MxNxK with its result
 // checked, for compute-sanitizer at >= 512 tiles (the trace ring's bulk copies wrap).
 #include <cstdio>
@@ -14,6 +17,7 @@
 #include "ts/print/pictures.hpp"
 #include "ts/print/stall_report.hpp"
 #include "ts_gemm.cuh"
+#include "ts_gemm_pingpong.cuh"
 
 namespace {
 
@@ -90,6 +94,47 @@ int sanitize_run(int M, int N, int K, int sms) {
   return ok ? 0 : 1;
 }
 
+// The ping-pong GEMM traced at the step level: one untraced and one traced run, both
+// checked; the traced timeline written to dir, its stall table printed.
+int pingpong_trace(int M, int N, int K, int sms, std::string const& dir) {
+  Inputs in(M, N, K, 51);
+  CUtensorMap map_b_128 = bench::tensor_map_bf16(in.b, N, K, gemm::pingpong::kTileN, gemm::kTileK, true);
+  CUtensorMap* dmap = nullptr;
+  BENCH_CHECK(cudaMalloc(&dmap, sizeof map_b_128));
+  BENCH_CHECK(cudaMemcpy(dmap, &map_b_128, sizeof map_b_128, cudaMemcpyHostToDevice));
+  auto g = bench::prepare_ts_gemm_pingpong(in.p, dmap, sms, false);
+  long pairs = gemm::pingpong::pairs(in.p);
+  int per_task = int((pairs / g.grid + 2) * (2 * (K / gemm::kTileK) * 6 + 16) + 64);
+  ts::cuda::TraceBuffer buf(g.grid, int(g.tm->model().tasks.size()), per_task);
+  bool ok = true;
+  auto check = [&](char const* what) {
+    BENCH_CHECK(cudaDeviceSynchronize());
+    double err = bench::sampled_host_error(in.a, in.b, in.d, M, N, K);
+    std::printf("check trace_pingpong kernel=%s size=%dx%dx%d sampled_rel_err=%.2e %s\n", what, M, N, K, err,
+                err < 2e-2 ? "PASS" : "FAIL");
+    ok = ok && err < 2e-2;
+  };
+  BENCH_CHECK(cudaMemset(in.d, 0, size_t(M) * N * 2));
+  g.launch();
+  check("untraced");
+  BENCH_CHECK(cudaMemset(in.d, 0, size_t(M) * N * 2));
+  ts::cuda::launch<ts::cuda::TaskRegisterBudgets<384>, ts::cuda::TraceLevel::Step>(*g.tm, g.grid, 0,
+                                                                                   {.trace = &buf});
+  check("step");
+  ts::Trace t;
+  int full = ts::cuda::decode_trace(g.tm->model(), buf, t);
+  std::string name = dir + "/pingpong_trace_" + std::to_string(M) + "x" + std::to_string(N) + "x" + std::to_string(K);
+  std::ofstream(name + ".json") << ts::print::trace_chrome_json(g.tm->model(), t);
+  std::ofstream(name + ".html") << ts::print::trace_html(
+      g.tm->model(), t, "H200 trace: TS ping-pong GEMM " + std::to_string(M) + "x" + std::to_string(N) + "x" +
+                            std::to_string(K) + ", " + std::to_string(g.grid) + " CTAs");
+  std::printf("trace pingpong size=%dx%dx%d steps=%zu full_regions=%d written=%s.{json,html}\n", M, N, K,
+              t.events.size(), full, name.c_str());
+  std::printf("%s", ts::print::stall_table(ts::print::stall_report(g.tm->model(), t)).c_str());
+  BENCH_CHECK(cudaFree(dmap));
+  return ok && full == 0 ? 0 : 1;
+}
+
 int main(int argc, char** argv) {
   std::setvbuf(stdout, nullptr, _IOLBF, 0);  // lines survive an exception's abort
   cudaDeviceProp prop;
@@ -97,6 +142,8 @@ int main(int argc, char** argv) {
   int sms = prop.multiProcessorCount;
   if (argc == 5 && std::string(argv[1]) == "san")
     return sanitize_run(std::atoi(argv[2]), std::atoi(argv[3]), std::atoi(argv[4]), sms);
+  if (argc >= 5 && std::string(argv[1]) == "pingpong")
+    return pingpong_trace(std::atoi(argv[2]), std::atoi(argv[3]), std::atoi(argv[4]), sms, argc > 5 ? argv[5] : ".");
   std::string dir = argc > 1 ? argv[1] : ".";
   {
     int const n = 8192;

@@ -5,10 +5,15 @@
 //
 // Super tiles. The checker runs every task's tile loop in lock step over one tile
 // sequence, so "group w takes every other tile" is written as a queue of tile *pairs*:
-// CTA b walks pairs p = b, b + grid, ...; pair p is tiles 2p (half 0) and 2p + 1 (half 1)
-// of the grouped raster (gemm::grouped_tile). An odd tile count leaves the last pair's
-// half 1 empty; the condition "half 1 exists" (Halves::second) is one runtime value per
-// pair, shared by key ("half1") between the three tasks, so they agree on it.
+// CTA b walks pairs p = b, b + grid, ...; pair p is one 256 x 128 block of D in the
+// grouped raster over such blocks (gemm::grouped_tile), and half h is its 128 x 128 tile
+// of tile row 2m + h (both halves read the same B columns). An odd number of tile rows
+// leaves the last block row's half 1 empty; the condition "half 1 exists"
+// (Halves::second) is one runtime value per pair, shared by key ("half1") between the
+// three tasks, so they agree on it.
+// The queue resolves a pair's coordinates once per pair (PairQueue::make_tile), never per
+// stage: this shape's one TMA warp issues a stage per 512 tensor-core cycles, and two
+// integer divisions per stage made it slower than the math groups (ncu, stop 23).
 //   Load:  half 0's k stages; when half 1 exists, half 1's k stages.
 //   Math0: order.acquire(); half 0's k stages (wait, MMAs, release); order.commit();
 //          when half 1 exists, ring.skip(k); the epilogue of half 0.
@@ -43,36 +48,37 @@ constexpr int kTileM = 128, kTileN = 128;  // one warp group's tile (two m64n128
 constexpr int kStages = 6;
 constexpr int kBytesA = kTileM * kTileK * 2, kBytesB = kTileN * kTileK * 2;
 
-// Static persistent queue over pairs of tiles (num_tiles = pairs).
+// Static persistent queue over pairs of tiles (num_tiles = pairs): the grouped raster over
+// 256 x 128 blocks. A pair's tile: coord[0] = the tile row of half 0, coord[1] = the tile
+// column, coord[2] = 1 when half 1 (tile row coord[0] + 1) exists.
 struct PairQueue : ts::WorkQueue {
-  int tiles = 0, tiles_m = 0, tiles_n = 0;
+  int tiles_m = 0, tiles_n = 0;  // in 128 x 128 tiles
   TS_HD ts::WorkTile make_tile(int p) const {
-    ts::WorkTile w;
-    w.tile_idx = p;
-    w.valid = p < num_tiles;
+    ts::WorkTile w = grouped_tile(p, num_tiles, (tiles_m + 1) / 2, tiles_n);
+    w.coord[0] *= 2;
+    w.coord[2] = w.coord[0] + 1 < tiles_m ? 1 : 0;
     return w;
   }
-  // Half h of pair p in the grouped raster order.
-  TS_HD ts::WorkTile tile_of(int p, int h) const { return grouped_tile(2 * p + h, tiles, tiles_m, tiles_n); }
+  // The tile row and column of half h of a pair (as make_tile gave it).
+  TS_HD static int row_of(ts::WorkTile const& pair, int h) { return pair.coord[0] + h; }
+  TS_HD static int col_of(ts::WorkTile const& pair) { return pair.coord[1]; }
 };
 
 inline constexpr char const* kHalf1Key = "half1";
 
 // The per-pair condition the three tasks share by key: half 1 of the pair exists.
 struct Halves : ts::MemoryResource {
-  int tiles = 0;
-  TS_HD bool second(ts::ConsumerStage const& si) const { return 2 * si.work_tile.tile_idx + 1 < tiles; }
+  TS_HD bool second(ts::ConsumerStage const& si) const { return si.work_tile.coord[2] != 0; }
 };
 
 // Global A and B as the load task sees them.
 struct GmemAB : ts::MemoryResource {
-  PairQueue q;
   int K = 0;
   TS_HD int k_iters() const { return (K + kTileK - 1) / kTileK; }
   template <int H>
   TS_HD TileSource source(ts::ConsumerStage const& si) const {
-    ts::WorkTile t = q.tile_of(si.work_tile.tile_idx, H);
-    return TileSource{int(si.loop_offset) * kTileK, t.coord[0] * kTileM, t.coord[1] * kTileN};
+    return TileSource{int(si.loop_offset) * kTileK, PairQueue::row_of(si.work_tile, H) * kTileM,
+                      PairQueue::col_of(si.work_tile) * kTileN};
   }
 };
 
@@ -137,7 +143,6 @@ struct MathOrder : ts::MemoryResource {
 // and TMA stores (map_d required, on the emulator too: a ts::arch::TensorMap2D of D in
 // 64 x 64 boxes there).
 struct GmemD : ts::MemoryResource {
-  PairQueue q;
   int half = 0;
   int k_iters = 0;              // K extent in stages: the math tasks' domain
   void const* map_d = nullptr;  // CUtensorMap*: D in 64 x 64 boxes, 128-byte swizzle
@@ -146,10 +151,10 @@ struct GmemD : ts::MemoryResource {
     if (map_d) al.smem("d_staging", staging, 2 * 64 * 64, 1024).producer_side();
   }
   TS_HD void store(ts::ProducerStage const& si, float const* frag) const {
-    ts::WorkTile t = q.tile_of(si.work_tile.tile_idx, half);
     // The 128 x 128 fragment as 2 x 2 boxes of 64 x 64 (gemm_epilogue.hpp).
-    store_fragment_tma<2>(frag, reinterpret_cast<unsigned char*>(staging.ptr(si.context)), map_d, t.coord[0] * kTileM,
-                          t.coord[1] * kTileN, si.thread.thread_in_task % 128, ts::kFirstBodyBarrier + half);
+    store_fragment_tma<2>(frag, reinterpret_cast<unsigned char*>(staging.ptr(si.context)), map_d,
+                          PairQueue::row_of(si.work_tile, half) * kTileM, PairQueue::col_of(si.work_tile) * kTileN,
+                          si.thread.thread_in_task % 128, ts::kFirstBodyBarrier + half);
   }
   TS_HD void drain(ts::AuxStage const& si) const { drain_fragment_stores(si.thread.thread_in_task % 128); }
 };

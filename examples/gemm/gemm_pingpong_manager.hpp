@@ -12,7 +12,8 @@ namespace gemm::pingpong {
 inline int tiles_m(Problem const& p) { return (p.M + kTileM - 1) / kTileM; }
 inline int tiles_n(Problem const& p) { return (p.N + kTileN - 1) / kTileN; }
 inline int tiles(Problem const& p) { return tiles_m(p) * tiles_n(p); }
-inline int pairs(Problem const& p) { return (tiles(p) + 1) / 2; }
+// 256 x 128 blocks of D: pairs of M-adjacent tiles (gemm_pingpong.hpp, PairQueue).
+inline int pairs(Problem const& p) { return (tiles_m(p) + 1) / 2 * tiles_n(p); }
 
 // p.map_a: A (M x K) in 128 x 64 boxes (the cooperative shape's map); map_b_128: B (N x K)
 // in 128 x 64 boxes; p.map_d: D in 64 x 64 boxes (required, on the emulator too: the
@@ -22,20 +23,18 @@ template <bool kOrder = true>
 inline auto make_gemm_pingpong(Problem const& p, void const* map_b_128, ts::Options o = {}) {
   PairQueue q;
   q.num_tiles = pairs(p);
-  q.tiles = tiles(p);
   q.tiles_m = tiles_m(p);
   q.tiles_n = tiles_n(p);
   auto out = [&](int half) {
     GmemD d;
-    d.q = q;
     d.half = half;
     d.k_iters = p.k_iters();
     d.map_d = p.map_d;
     return d;
   };
   auto wq = ts::resource("pairs", q);
-  auto halves = ts::resource("halves", Halves{{}, q.tiles});
-  auto gmem = ts::resource("gmem_ab", GmemAB{{}, q, p.K});
+  auto halves = ts::resource("halves", Halves{});
+  auto gmem = ts::resource("gmem_ab", GmemAB{{}, p.K});
   auto smem = ts::resource("smem_ab", SmemAB{{}, {}, {}, p.map_a, map_b_128});  // SmemAB::pipeline
   auto acc0 = ts::resource("acc0", Accumulator{});
   auto acc1 = ts::resource("acc1", Accumulator{});
