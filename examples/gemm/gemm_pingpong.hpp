@@ -15,10 +15,15 @@
 // stage: this shape's one TMA warp issues a stage per 512 tensor-core cycles, and two
 // integer divisions per stage made it slower than the math groups (ncu, stop 23).
 //   Load:  half 0's k stages; when half 1 exists, half 1's k stages.
-//   Math0: order.acquire(); half 0's k stages (wait, MMAs, release); order.commit();
-//          when half 1 exists, ring.skip(k); the epilogue of half 0.
+//   Math0: order.acquire(); half 0's k stages (wait, MMAs, release the previous stage);
+//          order.commit(); the last stage's MMAs retire and it is released; when half 1
+//          exists, ring.skip(k); the epilogue of half 0.
 //   Math1: order.wait(); ring.skip(k) (half 0, always there); when half 1 exists, half
-//          1's k stages; order.release(); when half 1 exists, the epilogue of half 1.
+//          1's k stages, order.release(), its last stage retires and is released, and
+//          the epilogue of half 1; otherwise order.release().
+// Each group passes the order right after issuing its last MMAs, before they retire (as
+// CUTLASS's ping-pong does), so the other group's MMAs queue behind them and the tensor
+// core does not drain at the hand-off.
 // k is the K loop length (runtime, "k_iters"): the same affine form in all three tasks
 // (S6.26.skip-count).
 //
@@ -134,9 +139,12 @@ TS_UNROLL
 
 // The order between the two groups' main loops: synchronisation only, no data.
 struct MathOrder : ts::MemoryResource {
-  // One stage, one arrival per warp of the passing warp group (groups derived: 4 warps).
-  static constexpr auto pipeline = ts::async_async(
-      {.num_stages = 1, .producer_signal = ts::Signal::TaskWarpLeader, .consumer_signal = ts::Signal::TaskWarpLeader});
+  // One stage, one arrival per thread of the passing warp group (groups derived: 128
+  // threads). Every thread arrives, so the hand-off takes no lane-divergent branch: it sits
+  // between a group's last MMAs and their retirement, and a divergent path there makes
+  // ptxas serialize every wgmma of the kernel (C7518, measured at 0.52x of cooperative).
+  static constexpr auto pipeline =
+      ts::async_async({.num_stages = 1, .producer_signal = ts::Signal::All, .consumer_signal = ts::Signal::All});
 };
 
 // One warp group's D tiles (half H of each pair), through its own swizzled staging boxes
@@ -195,8 +203,9 @@ struct Math0Schedule {
   TS_HD void operator()(S& s, Ord& order, Smem& smem, Acc& acc, Out& out, Hv& halves, Q& wq) const {
     s.work_tile_loop(wq, [&] {
       if constexpr (kOrder) order.acquire();
-      tile_main_loop<&SmemAB::descriptors, &Accumulator::mma>(s, smem, acc, k_bound(out->k_iters));
-      if constexpr (kOrder) order.commit();
+      tile_main_loop_issue<&SmemAB::descriptors, &Accumulator::mma>(s, smem, acc, k_bound(out->k_iters));
+      if constexpr (kOrder) order.commit();  // Math1's MMAs queue behind this group's last ones
+      tile_main_loop_tail(smem, acc);
       auto second = ts::work<&Halves::second>(halves);
       s.when_true(second, ts::Key{kHalf1Key}, [&] { smem.skip(k_bound(out->k_iters)); });
       ts::work<&GmemD::store>(out, ts::work<&Accumulator::fragment>(acc));
@@ -215,11 +224,18 @@ struct Math1Schedule {
       if constexpr (kOrder) order.wait();
       smem.skip(k_bound(out->k_iters));  // half 0, Math0's turn (always there)
       auto second = ts::work<&Halves::second>(halves);
+      // The order goes back on both branches; on the first right after the last MMAs'
+      // issue, inside the branch: MMAs in flight across a branch make ptxas serialize
+      // every wgmma (C7518).
       s.when_true(second, ts::Key{kHalf1Key}, [&] {
-        tile_main_loop<&SmemAB::descriptors, &Accumulator::mma>(s, smem, acc, k_bound(out->k_iters));
+        tile_main_loop_issue<&SmemAB::descriptors, &Accumulator::mma>(s, smem, acc, k_bound(out->k_iters));
+        if constexpr (kOrder) order.release();  // Math0's next MMAs queue behind this group's last ones
+        tile_main_loop_tail(smem, acc);
+        ts::work<&GmemD::store>(out, ts::work<&Accumulator::fragment>(acc));
       });
-      if constexpr (kOrder) order.release();
-      s.when_true(second, ts::Key{kHalf1Key}, [&] { ts::work<&GmemD::store>(out, ts::work<&Accumulator::fragment>(acc)); });
+      s.when_false(second, ts::Key{kHalf1Key}, [&] {
+        if constexpr (kOrder) order.release();
+      });
       ts::queue_epilogue(wq);
     });
     ts::work<&GmemD::drain>(out);

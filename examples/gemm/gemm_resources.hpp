@@ -194,12 +194,13 @@ struct LayoutLoadSchedule {
 struct LoadSchedule : LayoutLoadSchedule<SmemAB> {};
 
 // The main loop of one tile, shared by every GEMM variant's math schedule: wait for a
-// stage, issue its MMAs, release the previous stage once they retired; at the end retire
-// all and release the last stage. Descriptors / Mma name the variant's work methods
-// (another operand layout derives its own); k_iters is the domain bound (runtime or per tile).
+// stage, issue its MMAs, release the previous stage once they retired (the issue part); at
+// the end retire all and release the last stage (the tail). Descriptors / Mma name the
+// variant's work methods (another operand layout derives its own); k_iters is the domain
+// bound (runtime or per tile).
 template <auto Descriptors = &SmemAB::descriptors, auto Mma = &Accumulator::mma, class S, class Smem, class Acc,
           class Bound>
-TS_HD void tile_main_loop(S& s, Smem& smem, Acc& acc, Bound const& k_iters) {
+TS_HD void tile_main_loop_issue(S& s, Smem& smem, Acc& acc, Bound const& k_iters) {
   ts::work<&Accumulator::begin_tile>(acc);
   s.domain_loop(0, k_iters, 1, [&] {
     smem.wait();
@@ -208,8 +209,20 @@ TS_HD void tile_main_loop(S& s, Smem& smem, Acc& acc, Bound const& k_iters) {
     ts::work<&Accumulator::retire_previous>(acc);
     s.every(1, 1, [&] { smem.release(); });  // the previous stage: its MMAs have retired
   });
+}
+// The main loop's tail: the last stage's MMAs retire, then the stage goes back. Split from
+// the issue so a ping-pong group can hand the tensor core to the other group between the
+// two (its MMAs queue behind these instead of after a drain).
+template <class Smem, class Acc>
+TS_HD void tile_main_loop_tail(Smem& smem, Acc& acc) {
   ts::work<&Accumulator::retire_all>(acc);
   smem.release();  // the last stage
+}
+template <auto Descriptors = &SmemAB::descriptors, auto Mma = &Accumulator::mma, class S, class Smem, class Acc,
+          class Bound>
+TS_HD void tile_main_loop(S& s, Smem& smem, Acc& acc, Bound const& k_iters) {
+  tile_main_loop_issue<Descriptors, Mma>(s, smem, acc, k_iters);
+  tile_main_loop_tail(smem, acc);
 }
 
 // The math task over any ring and accumulator type.

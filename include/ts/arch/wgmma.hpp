@@ -73,8 +73,15 @@ __device__ inline uint64_t wgmma_desc_k_major(void const* tile) { return ts::sm9
 __device__ inline uint64_t wgmma_desc_mn_major(void const* tile, uint32_t mn_block_bytes) {
   return ts::sm90::desc_mn_major_sw128(tile, mn_block_bytes);
 }
-// The descriptor's start address counts 16-byte units.
-__device__ inline uint64_t wgmma_desc_advance(uint64_t desc, uint32_t bytes) { return desc + (bytes >> 4); }
+// The descriptor's start address counts 16-byte units, in bits 0..13 of the low word. An
+// advance inside one SMEM tile never carries out of that word, so only the low word is
+// added to and the high word (stride, swizzle) stays as it was: a k loop then pays one
+// 32-bit add per MMA operand instead of a 64-bit carry chain and its register moves (the
+// ping-pong GEMM's main loop issues 8 MMAs per 512 tensor-core cycles, stop 23).
+__device__ inline uint64_t wgmma_desc_advance(uint64_t desc, uint32_t bytes) {
+  uint32_t const lo = uint32_t(desc) + (bytes >> 4);
+  return (desc & 0xFFFFFFFF00000000ull) | lo;
+}
 
 // Keeps the compiler from moving the R accumulators across the MMAs, then wgmma.fence.
 template <int R>
