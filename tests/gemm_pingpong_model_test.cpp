@@ -11,6 +11,7 @@
 #include "cpu_test_util.hpp"
 #include "gemm/gemm_host.hpp"
 #include "gemm/gemm_pingpong_manager.hpp"
+#include "gemm/gemm_shape_choice.hpp"
 #include "ts/check/checker.hpp"
 #include "ts/runtime/kernel_params.hpp"
 
@@ -105,6 +106,21 @@ TEST(GemmPingPongModel, PairsCoverEveryTileOnce) {
       }
       for (size_t i = 0; i < seen.size(); ++i) EXPECT_EQ(seen[i], 1) << tm << "x" << tn << " tile " << i;
     }
+}
+
+// The shape rule picks what the H200 measured faster (gemm_shape_choice.hpp): ping-pong
+// only for many tiles per SM with a short K loop.
+TEST(GemmShapeChoice, FollowsTheMeasuredTable) {
+  auto pick = [](int M, int N, int K) { return gemm::choose_shape(problem(M, N, K), 132); };
+  EXPECT_EQ(pick(16384, 16384, 512), gemm::GemmShape::PingPong);
+  EXPECT_EQ(pick(16384, 16384, 1024), gemm::GemmShape::PingPong);
+  EXPECT_EQ(pick(16384, 16384, 2048), gemm::GemmShape::Cooperative);
+  EXPECT_EQ(pick(8192, 8192, 512), gemm::GemmShape::Cooperative);
+  EXPECT_EQ(pick(8192, 8192, 1024), gemm::GemmShape::Cooperative);
+  EXPECT_EQ(pick(8192, 8192, 8192), gemm::GemmShape::Cooperative);
+  EXPECT_EQ(pick(3000, 5000, 4000), gemm::GemmShape::Cooperative);
+  EXPECT_EQ(pick(1024, 8192, 8192), gemm::GemmShape::Cooperative);
+  EXPECT_STREQ(gemm::to_string(gemm::GemmShape::PingPong), "pingpong");
 }
 
 // The emulator: the same schedule and work bodies (TMA boxes, two emulated m64n128k16

@@ -1,8 +1,8 @@
 // bench/gemm ping-pong: the two TS GEMM shapes (cooperative 128 x 256 tiles; ping-pong
 // 128 x 128 tiles per math warp group on one shared 6-stage ring) against cuBLAS, side by side in one
 // process on fresh random inputs per shape (events, warm-up, medians); the ping-pong
-// result is checked against cuBLAS. Prints which shape is faster per problem: the data
-// behind docs/gemm.md, "Choosing the shape".
+// result is checked against cuBLAS. Prints which shape is faster per problem and which
+// gemm::choose_shape picks: the data behind docs/gemm.md, "Choosing the shape".
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
@@ -10,6 +10,7 @@
 #include "gemm_common.cuh"
 #include "ts_gemm.cuh"
 #include "ts_gemm_pingpong.cuh"
+#include "gemm/gemm_shape_choice.hpp"
 
 int main(int argc, char** argv) {
   auto shapes = bench::gemm_shapes(argc, argv);
@@ -55,8 +56,9 @@ int main(int argc, char** argv) {
                 s.n, s.k, tf_pp, tf_ref, tf_pp / tf_ref);
     std::printf("bench gemm_cooperative size=%dx%dx%d ts=%.1f ref=%.1f ref_name=cublas unit=TFLOP/s ratio=%.3f\n",
                 s.m, s.n, s.k, tf_coop, tf_ref, tf_coop / tf_ref);
-    std::printf("shape gemm size=%dx%dx%d faster=%s pingpong_over_cooperative=%.3f\n", s.m, s.n, s.k,
-                tf_pp > tf_coop ? "pingpong" : "cooperative", tf_pp / tf_coop);
+    std::printf("shape gemm size=%dx%dx%d faster=%s pingpong_over_cooperative=%.3f heuristic=%s\n", s.m, s.n, s.k,
+                tf_pp > tf_coop ? "pingpong" : "cooperative", tf_pp / tf_coop,
+                gemm::to_string(gemm::choose_shape(prob, prop.multiProcessorCount)));
     std::printf("check gemm_pingpong size=%dx%dx%d err_vs_cublas=%.2e err_cooperative_vs_cublas=%.2e %s\n", s.m, s.n,
                 s.k, err_pp, err_coop, (err_pp < 1e-2 && err_coop < 1e-2) ? "OK" : "MISMATCH");
     BENCH_CHECK(cudaFree(maps));

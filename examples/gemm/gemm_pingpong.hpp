@@ -41,8 +41,8 @@
 // phase ahead; Math0 acquires the order of the next pair only after Math1's main loop,
 // so the same holds for its position 2k. Both groups pass the order on every pair (half
 // 1 present or not), so the hand-offs balance.
-// When to prefer this shape over the cooperative one: never by default (docs/gemm.md,
-// "Choosing the shape").
+// When to prefer this shape over the cooperative one: gemm::choose_shape
+// (gemm_shape_choice.hpp; docs/gemm.md, "Choosing the shape").
 #pragma once
 #include "gemm_resources.hpp"
 

@@ -57,8 +57,7 @@ inline auto make_gemm_pingpong(Problem const& p, void const* map_b_128, ts::Opti
                          o);
 }
 
-// Which shape to run: cooperative (docs/gemm.md, "Choosing the shape"); this one only
-// when the caller asks for it. The shared 6-stage ring runs at 0.68-0.81x of cooperative on
-// the eight benchmark shapes (bench/RESULTS.md), so no heuristic picks it.
+// Which shape to run: gemm::choose_shape (gemm_shape_choice.hpp, docs/gemm.md "Choosing
+// the shape") picks this one only for many tiles per SM with a short K loop.
 
 }  // namespace gemm::pingpong
