@@ -3,8 +3,12 @@
 // warp group must ask for the same per-thread count; a task without a request runs at
 // the launch budget min(255, floor(65536 / block threads / 8) * 8). The block total
 // (per warp: its task's request; an uncovered warp takes its warp group's request, or
-// the launch budget when the group has none) must fit the register
-// file, and each request is a multiple of 8 in [24, 256] (what setmaxnreg accepts).
+// the launch budget when the group has none) must fit what the CTA holds: setmaxnreg.inc
+// only takes registers another warp group's setmaxnreg.dec gave back to the CTA's pool,
+// which is the launch budget x block threads (168 x 384 = 64512 for three warp groups),
+// not the register file. A request above it blocks its warp group's inc forever: a hang
+// (measured on the H200: 64 + 2 x 224 registers for 384 threads, 65536 in all). Each
+// request is a multiple of 8 in [24, 256] (what setmaxnreg accepts).
 #include <algorithm>
 
 #include "passes.hpp"
@@ -71,7 +75,8 @@ void check_registers(Model const& m, Limits const& l, Diagnostics& out) {
   };
   long long total = 0;
   for (int w = 0; w < warps; ++w) total += static_cast<long long>(regs_of_warp(w)) * 32;
-  if (total > l.register_file) {
+  long long const pool = std::min<long long>(l.register_file, static_cast<long long>(budget) * warps * 32);
+  if (total > pool) {
     Diagnostic d;
     d.check = "S6.23.register-budget";
     int largest = -1;  // name the biggest requester: the first place to give registers back
@@ -80,8 +85,11 @@ void check_registers(Model const& m, Limits const& l, Diagnostics& out) {
                              regs_of(m.tasks[largest]) * m.tasks[largest].num_warps)
         largest = static_cast<int>(ti);
     if (largest >= 0) d.task = m.tasks[largest].name;
-    d.message = "the tasks' register requests (registers x threads, summed over the block) exceed the register file";
-    d.expected = "<= " + std::to_string(l.register_file);
+    d.message =
+        "the tasks' register requests (registers x threads, summed over the block) exceed the registers the block "
+        "holds at launch (" + std::to_string(budget) + " per thread x " + std::to_string(warps * 32) +
+        " threads); setmaxnreg.inc would wait forever for the rest";
+    d.expected = "<= " + std::to_string(pool);
     d.actual = std::to_string(total);
     d.hint = "lower some task's registers(); tasks without a request use " + std::to_string(budget);
     out.push_back(d);
