@@ -11,20 +11,13 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <random>
 #include <vector>
 
+#include "../cuda_check.cuh"
+#include "../event_timing.cuh"
 #include "copy_pdl.hpp"
 #include "ts/runtime/cuda/launch.cuh"
 
-#define PDL_CHECK(x)                                                                             \
-  do {                                                                                           \
-    cudaError_t e_ = (x);                                                                        \
-    if (e_ != cudaSuccess) {                                                                     \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
-      std::exit(1);                                                                              \
-    }                                                                                            \
-  } while (0)
 
 namespace {
 
@@ -57,12 +50,12 @@ struct Chain {
   }
   // Poisons buf and out, runs one pair, and checks every element of out.
   bool check(bool pdl, cudaStream_t s) {
-    PDL_CHECK(cudaMemsetAsync(buf, 0xff, size_t(n) * 4, s));
-    PDL_CHECK(cudaMemsetAsync(out, 0xff, size_t(n) * 4, s));
+    BENCH_CHECK(cudaMemsetAsync(buf, 0xff, size_t(n) * 4, s));
+    BENCH_CHECK(cudaMemsetAsync(out, 0xff, size_t(n) * 4, s));
     pair(pdl, s);
-    PDL_CHECK(cudaStreamSynchronize(s));
+    BENCH_CHECK(cudaStreamSynchronize(s));
     std::vector<int> h(static_cast<size_t>(n));
-    PDL_CHECK(cudaMemcpy(h.data(), out, size_t(n) * 4, cudaMemcpyDeviceToHost));
+    BENCH_CHECK(cudaMemcpy(h.data(), out, size_t(n) * 4, cudaMemcpyDeviceToHost));
     long long bad = 0;
     for (long long i = 0; i < n; ++i) bad += h[size_t(i)] != int(i * 5 + 1);
     std::printf("check pdl_chain size=%lld pdl=%d wrong=%lld %s\n", n, int(pdl), bad, bad ? "FAIL" : "PASS");
@@ -77,13 +70,10 @@ int main() {
   int sms = ts::cuda::persistent_grid();
   long long const max_n = 64ll << 20;  // 256 MiB of ints
   int *buf = nullptr, *out = nullptr;
-  PDL_CHECK(cudaMalloc(&buf, size_t(max_n) * 4));
-  PDL_CHECK(cudaMalloc(&out, size_t(max_n) * 4));
+  BENCH_CHECK(cudaMalloc(&buf, size_t(max_n) * 4));
+  BENCH_CHECK(cudaMalloc(&out, size_t(max_n) * 4));
   cudaStream_t s;
-  PDL_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-  cudaEvent_t e0, e1;
-  PDL_CHECK(cudaEventCreate(&e0));
-  PDL_CHECK(cudaEventCreate(&e1));
+  BENCH_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
   bool ok = true;
   for (long long n : {1ll << 14, 1ll << 18, 1ll << 22, max_n}) {
     // Enough CTAs to fill the GPU for large n, one element per thread at most for small n.
@@ -93,24 +83,9 @@ int main() {
     ok &= c.check(false, s);
     ok &= c.check(true, s);
     for (int w = 0; w < 5; ++w) c.pair(w & 1, s);
-    std::vector<float> t[2];
-    std::mt19937 rng(7);
-    for (int r = 0; r < 21; ++r) {
-      int order[2] = {0, 1};
-      if (rng() & 1) std::swap(order[0], order[1]);
-      for (int pdl : order) {
-        PDL_CHECK(cudaEventRecord(e0, s));
-        for (int i = 0; i < kPairsPerEvent; ++i) c.pair(pdl, s);
-        PDL_CHECK(cudaEventRecord(e1, s));
-        PDL_CHECK(cudaEventSynchronize(e1));
-        float ms;
-        PDL_CHECK(cudaEventElapsedTime(&ms, e0, e1));
-        t[pdl].push_back(ms * 1000.f / kPairsPerEvent);
-      }
-    }
-    PDL_CHECK(cudaGetLastError());
-    for (auto& v : t) std::sort(v.begin(), v.end());
-    float no_pdl_us = t[0][t[0].size() / 2], pdl_us = t[1][t[1].size() / 2];
+    auto med = bench::interleaved_event_medians_us(s, 21, kPairsPerEvent, 7,
+                                                   {[&] { c.pair(false, s); }, [&] { c.pair(true, s); }});
+    float no_pdl_us = med[0], pdl_us = med[1];
     double bytes = 12.0 * double(n);  // the primary writes buf; the secondary reads it and writes out
     std::printf("bench pdl_chain size=%lld ts=%.2f ref=%.2f ref_name=no_pdl unit=GB/s ratio=%.3f pdl_us=%.2f "
                 "no_pdl_us=%.2f grid=%d warps=%d pairs_per_event=%d rounds=21\n",

@@ -27,17 +27,10 @@
 #include <string>
 #include <vector>
 
+#include "../cuda_check.cuh"
 #include "copy_pdl.hpp"
 #include "ts/runtime/cuda/launch.cuh"
 
-#define RULE_CHECK(x)                                                                            \
-  do {                                                                                           \
-    cudaError_t e_ = (x);                                                                        \
-    if (e_ != cudaSuccess) {                                                                     \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
-      std::exit(1);                                                                              \
-    }                                                                                            \
-  } while (0)
 
 namespace {
 
@@ -197,20 +190,20 @@ bool run_form(int* buf, int* out, long long n, unsigned long long* stamps, unsig
   unsigned long long wrong_max = 0;
   std::vector<double> overlap;
   for (int r = 0; r < runs; ++r) {
-    RULE_CHECK(cudaMemsetAsync(buf, 0xff, size_t(n) * 4, s));
-    RULE_CHECK(cudaMemsetAsync(out, 0xff, size_t(n) * 4, s));
+    BENCH_CHECK(cudaMemsetAsync(buf, 0xff, size_t(n) * 4, s));
+    BENCH_CHECK(cudaMemsetAsync(out, 0xff, size_t(n) * 4, s));
     unsigned long long init[2] = {0ull, ~0ull};
-    RULE_CHECK(cudaMemcpyAsync(stamps, init, sizeof init, cudaMemcpyHostToDevice, s));
-    RULE_CHECK(cudaMemsetAsync(bad, 0, sizeof(*bad), s));
-    RULE_CHECK(cudaStreamSynchronize(s));
+    BENCH_CHECK(cudaMemcpyAsync(stamps, init, sizeof init, cudaMemcpyHostToDevice, s));
+    BENCH_CHECK(cudaMemsetAsync(bad, 0, sizeof(*bad), s));
+    BENCH_CHECK(cudaStreamSynchronize(s));
     ts::cuda::launch(writer, sms, s);
     ts::cuda::launch(middle, sms, s, {.pdl = true});
     ts::cuda::launch(reader, sms, s, {.pdl = true});
     count_wrong<<<sms * 8, 256, 0, s>>>(out, n, bad);
     unsigned long long h[3];
-    RULE_CHECK(cudaMemcpyAsync(h, stamps, 2 * sizeof(unsigned long long), cudaMemcpyDeviceToHost, s));
-    RULE_CHECK(cudaMemcpyAsync(h + 2, bad, sizeof(*bad), cudaMemcpyDeviceToHost, s));
-    RULE_CHECK(cudaStreamSynchronize(s));
+    BENCH_CHECK(cudaMemcpyAsync(h, stamps, 2 * sizeof(unsigned long long), cudaMemcpyDeviceToHost, s));
+    BENCH_CHECK(cudaMemcpyAsync(h + 2, bad, sizeof(*bad), cudaMemcpyDeviceToHost, s));
+    BENCH_CHECK(cudaStreamSynchronize(s));
     overlap.push_back((double(h[1]) - double(h[0])) * 1e-3);
     if (h[2]) ++wrong_runs;
     wrong_max = std::max(wrong_max, h[2]);
@@ -241,16 +234,16 @@ int main() {
   long long const n = 32ll << 20;  // 128 MiB of ints: the Writer runs for tens of microseconds
   int *buf = nullptr, *out = nullptr;
   unsigned long long *stamps = nullptr, *bad = nullptr;
-  RULE_CHECK(cudaMalloc(&buf, size_t(n) * 4));
-  RULE_CHECK(cudaMalloc(&out, size_t(n) * 4));
-  RULE_CHECK(cudaMalloc(&stamps, 2 * sizeof(unsigned long long)));
-  RULE_CHECK(cudaMalloc(&bad, sizeof(unsigned long long)));
+  BENCH_CHECK(cudaMalloc(&buf, size_t(n) * 4));
+  BENCH_CHECK(cudaMalloc(&out, size_t(n) * 4));
+  BENCH_CHECK(cudaMalloc(&stamps, 2 * sizeof(unsigned long long)));
+  BENCH_CHECK(cudaMalloc(&bad, sizeof(unsigned long long)));
   cudaStream_t s;
-  RULE_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  BENCH_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
   bool ok = run_form<Middle::WaitThenLaunch>(buf, out, n, stamps, bad, sms, s);
   ok = run_form<Middle::LaunchThenWait>(buf, out, n, stamps, bad, sms, s) && ok;
   ok = run_form<Middle::LaunchOnly>(buf, out, n, stamps, bad, sms, s) && ok;
-  RULE_CHECK(cudaGetLastError());
+  BENCH_CHECK(cudaGetLastError());
   std::printf("pdl_rule %s\n", ok ? "PASS" : "FAIL");
   return ok ? 0 : 1;
 }

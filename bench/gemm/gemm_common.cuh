@@ -19,15 +19,8 @@
 #include <thread>
 #include <vector>
 
-#define BENCH_CHECK(x)                                                                                \
-  do {                                                                                                \
-    cudaError_t e_ = (x);                                                                             \
-    if (e_ != cudaSuccess) {                                                                          \
-      std::fprintf(stderr, "CUDA error %s at %s:%d: %s\n", cudaGetErrorName(e_), __FILE__, __LINE__, \
-                   cudaGetErrorString(e_));                                                           \
-      std::exit(1);                                                                                   \
-    }                                                                                                 \
-  } while (0)
+#include "../cuda_check.cuh"
+
 #define BENCH_CUBLAS(x)                                                            \
   do {                                                                             \
     cublasStatus_t s_ = (x);                                                       \

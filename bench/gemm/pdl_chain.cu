@@ -12,9 +12,9 @@
 // unit=pairs/ms ratio=<no_pdl_us/pdl_us> pdl_us=.. no_pdl_us=.. gemm_us=..`.
 #include <algorithm>
 #include <cstdio>
-#include <random>
 #include <vector>
 
+#include "../event_timing.cuh"
 #include "copy/copy_pdl.hpp"
 #include "gemm_common.cuh"
 #include "gemm/gemm_manager.hpp"
@@ -70,9 +70,6 @@ int main(int argc, char** argv) {
                                                                            {4096, 4096, 4096}};
   cudaStream_t s;
   BENCH_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-  cudaEvent_t e0, e1;
-  BENCH_CHECK(cudaEventCreate(&e0));
-  BENCH_CHECK(cudaEventCreate(&e1));
   unsigned long long* bad = nullptr;
   BENCH_CHECK(cudaMalloc(&bad, sizeof(*bad)));
   uint64_t seed = 77;
@@ -119,27 +116,10 @@ int main(int argc, char** argv) {
                   sh.k, pdl, err, hb, pass ? "PASS" : "FAIL");
     }
     for (int w = 0; w < 6; ++w) pair(w & 1);
-    std::vector<float> t[3];
-    std::mt19937 rng(11);
-    for (int r = 0; r < kRounds; ++r) {
-      int order[3] = {0, 1, 2};  // no PDL, PDL, the GEMM alone
-      std::shuffle(order, order + 3, rng);
-      for (int form : order) {
-        BENCH_CHECK(cudaEventRecord(e0, s));
-        for (int i = 0; i < kPairsPerEvent; ++i) {
-          if (form == 2) gemm_launch();
-          else pair(form == 1);
-        }
-        BENCH_CHECK(cudaEventRecord(e1, s));
-        BENCH_CHECK(cudaEventSynchronize(e1));
-        float ms;
-        BENCH_CHECK(cudaEventElapsedTime(&ms, e0, e1));
-        t[form].push_back(ms * 1000.f / kPairsPerEvent);
-      }
-    }
-    BENCH_CHECK(cudaGetLastError());
-    for (auto& v : t) std::sort(v.begin(), v.end());
-    float no_pdl = t[0][t[0].size() / 2], pdl = t[1][t[1].size() / 2], alone = t[2][t[2].size() / 2];
+    // No PDL, PDL, the GEMM alone.
+    auto med = bench::interleaved_event_medians_us(s, kRounds, kPairsPerEvent, 11,
+                                                   {[&] { pair(false); }, [&] { pair(true); }, [&] { gemm_launch(); }});
+    float no_pdl = med[0], pdl = med[1], alone = med[2];
     std::printf("bench pdl_gemm_chain size=%dx%dx%d ts=%.2f ref=%.2f ref_name=no_pdl unit=pairs/ms ratio=%.3f "
                 "pdl_us=%.2f no_pdl_us=%.2f saved_us=%.2f gemm_alone_us=%.2f reader_grid=%d pairs_per_event=%d "
                 "rounds=%d\n",
