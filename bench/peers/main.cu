@@ -7,7 +7,8 @@
 // Timing: bench::interleaved_timing (back-to-back launches are the headline, single
 // launches after an idle gap beside them in the `timing` lines). First a screen of every
 // kernel together (TS_PEERS_ROUNDS rounds, 10 by default), then a final run of cuBLAS,
-// TS and the screen's two fastest CUTLASS kernels (twice the rounds) that the bench lines
+// TS's per-shape choice (gemm::choose_shape: cooperative or ping-pong; `ts_shape=` in the
+// `peer best` line) and the screen's two fastest CUTLASS kernels (twice the rounds) that the bench lines
 // come from. TS_PEERS_ONLY="a b" keeps only the CUTLASS configurations whose names
 // contain one of the words.
 #include <algorithm>
@@ -22,6 +23,7 @@
 #include "cutlass_peer.hpp"
 #include "gemm_common.cuh"
 #include "ts_gemm.cuh"
+#include "gemm/gemm_shape_choice.hpp"
 #include "ts_gemm_pingpong.cuh"
 
 namespace {
@@ -169,9 +171,13 @@ int main(int argc, char** argv) {
     // rounds. Taking the best of 28 noisy screen figures would flatter CUTLASS (the
     // winner's curse), and the screen's company of 30 other kernels is not the bench's:
     // the bench lines come from this run, the best CUTLASS being the faster of the two here.
+    // TS is its per-shape choice (gemm::choose_shape): the ping-pong kernel where the rule
+    // picks it and its result matched, the cooperative one otherwise.
+    bool const pick_pp = pp_ok && i_pp && gemm::choose_shape(prob, sms) == gemm::GemmShape::PingPong;
+    char const* ts_shape = pick_pp ? "pingpong" : "cooperative";
     size_t const n_final = std::min<size_t>(2, cut.size());
-    std::vector<std::string> fn = {"cublas", "ts"};
-    std::vector<std::function<void()>> fl = {launches[0], launches[i_ts]};
+    std::vector<std::string> fn = {"cublas", pick_pp ? "ts_pingpong" : "ts"};
+    std::vector<std::function<void()>> fl = {launches[0], launches[pick_pp ? i_pp : i_ts]};
     for (size_t j = 0; j < n_final; ++j) {
       fn.push_back(names[cut[j]]);
       fl.push_back(launches[cut[j]]);
@@ -186,10 +192,10 @@ int main(int argc, char** argv) {
     std::printf("bench gemm_peer size=%dx%dx%d ts=%.1f ref=%.1f ref_name=cutlass unit=TFLOP/s ratio=%.3f\n", s.m, s.n,
                 s.k, ts_tf, cutlass_tf, ts_tf / cutlass_tf);
     std::printf("peer best size=%dx%dx%d cutlass=%s cutlass_tflops=%.1f cutlass_single_tflops=%.1f "
-                "cutlass_screen_tflops=%.1f ts_tflops=%.1f ts_single_tflops=%.1f cublas_tflops=%.1f "
+                "cutlass_screen_tflops=%.1f ts_shape=%s ts_tflops=%.1f ts_single_tflops=%.1f cublas_tflops=%.1f "
                 "cublas_single_tflops=%.1f single_ratio_ts_over_cutlass=%.3f single_ratio_ts_over_cublas=%.3f\n",
                 s.m, s.n, s.k, fn[best].c_str(), cutlass_tf, tf(f[best].single_ms), tf(t[cut[best - 2]].b2b_ms),
-                ts_tf, tf(f[1].single_ms), cublas_tf, tf(f[0].single_ms), f[best].single_ms / f[1].single_ms,
+                ts_shape, ts_tf, tf(f[1].single_ms), cublas_tf, tf(f[0].single_ms), f[best].single_ms / f[1].single_ms,
                 f[0].single_ms / f[1].single_ms);
     std::fflush(stdout);
     BENCH_CHECK(cudaFree(maps));
