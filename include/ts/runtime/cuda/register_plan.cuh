@@ -54,8 +54,10 @@ struct RegisterPlan {
                 "RegisterPlan<Threads, R...>: give one budget per warp group (Threads / 128 values)");
   static_assert(((Regs == 0 || (Regs >= 24 && Regs <= 256 && Regs % 8 == 0)) && ...),
                 "RegisterPlan: each budget is 0 (keep) or 24..256 in steps of 8 (setmaxnreg's range)");
-  static_assert(((Regs == 0 ? entry : Regs) + ... + 0) * 128 <= 65536,
-                "RegisterPlan: the warp groups' budgets exceed the 64 Ki-register file");
+  // setmaxnreg.inc takes only registers a dec gave back to the CTA, which holds entry x
+  // Threads from launch (not the 64 Ki file): above that an inc waits forever.
+  static_assert(((Regs == 0 ? entry : Regs) + ... + 0) * 128 <= entry * Threads,
+                "RegisterPlan: the warp groups' budgets exceed what the CTA holds at launch (entry x threads)");
 };
 
 #if defined(__CUDACC__)
