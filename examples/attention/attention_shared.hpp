@@ -117,34 +117,63 @@ struct ConsumerSchedule {
 // runs the first half of the softmax of block j while that P V still runs on the tensor
 // cores, retires the P V, releases its V stage and finishes the softmax (rescale O, form
 // P). The last block's P V follows the loop. V is consumed one iteration behind K.
+//
+// Block 0 is peeled into a loop of its own (one iteration: the masks read the block index
+// from the loop) because ptxas checks the wgmma pipeline path by path without relating
+// branches: with the P V issue and its wait_group 0 under two `every(1, 1)` guards, the
+// path that skips the wait but took the issue reads O in flight, and ptxas serialises
+// every wgmma of the kernel (C7514; docs/cuda-backend.md, register plans). The loop from
+// block 1 has no guard: each wgmma is retired on every path before its registers are read.
 template <int D, int G>
 struct OverlapSchedule {
   template <class S, class Ord, class Qr, class Kr, class Vr, class Sc, class Acc, class Out, class W>
   TS_HD void operator()(S& s, Ord& order, Qr& q, Kr& k, Vr& v, Sc& sc, Acc& acc, Out& out, W& wq) const {
-    auto block = [&] {
-      s.every(1, 1, [&] {  // P V of the previous block, behind this block's Q K^T
+    s.work_tile_loop(wq, [&] {
+      q.wait();
+      auto q_stage = ts::work<&QRing<D>::operand>(q);
+      ts::work<&OutAcc<D>::begin_tile>(acc);
+      auto issue_qk = [&] {  // in the order's turn: the groups' Q K^T issues alternate
+        if constexpr (G == 0) order.acquire();
+        if constexpr (G == 1) order.wait();
+        k.wait();
+        ts::work<&Scores<D, kRows>::qk>(sc, q_stage, ts::work<&KvRing<D>::operand>(k));
+      };
+      auto pass_order = [&] {
+        if constexpr (G == 0) order.commit();
+        if constexpr (G == 1) order.release();
+      };
+      auto issue_pv = [&] {
         v.wait();
         ts::work<&OutAcc<D>::pv>(acc, ts::work<&KvRing<D>::operand>(v));
-      });
-      if constexpr (G == 0) order.commit();
-      if constexpr (G == 1) order.release();
-      s.first_iter([&] { ts::work<&Scores<D, kRows>::retire>(sc); });
-      s.every(1, 1, [&] { ts::work<&Scores<D, kRows>::retire_keep_one>(sc); });
-      k.release();
-      ts::work<&OutAcc<D>::softmax_stats>(acc, ts::work<&Scores<D, kRows>::fragment>(sc));
-      s.every(1, 1, [&] {
+      };
+      auto retire_pv = [&] {
         ts::work<&OutAcc<D>::retire>(acc);
         v.release();
+      };
+      s.domain_loop(0, 1, 1, [&] {  // block 0: no P V in flight yet
+        issue_qk();
+        pass_order();
+        ts::work<&Scores<D, kRows>::retire>(sc);
+        k.release();
+        ts::work<&OutAcc<D>::softmax_stats>(acc, ts::work<&Scores<D, kRows>::fragment>(sc));
+        ts::work<&OutAcc<D>::softmax_apply>(acc, ts::work<&Scores<D, kRows>::fragment>(sc));
       });
-      ts::work<&OutAcc<D>::softmax_apply>(acc, ts::work<&Scores<D, kRows>::fragment>(sc));
-    };
-    auto after = [&] {
-      v.wait();  // the last block's P V
-      ts::work<&OutAcc<D>::pv>(acc, ts::work<&KvRing<D>::operand>(v));
-      ts::work<&OutAcc<D>::retire>(acc);
-      v.release();
-    };
-    each_tile<D, G, true>(s, order, q, k, sc, acc, out, wq, block, after);
+      s.domain_loop(1, kv_bound<&HeadTileQueue::kv_blocks>(wq), 1, [&] {
+        issue_qk();
+        issue_pv();  // P V of the previous block, behind this block's Q K^T
+        pass_order();
+        ts::work<&Scores<D, kRows>::retire_keep_one>(sc);
+        k.release();
+        ts::work<&OutAcc<D>::softmax_stats>(acc, ts::work<&Scores<D, kRows>::fragment>(sc));
+        retire_pv();
+        ts::work<&OutAcc<D>::softmax_apply>(acc, ts::work<&Scores<D, kRows>::fragment>(sc));
+      });
+      issue_pv();  // the last block's P V
+      retire_pv();
+      ts::work<&GmemO<D>::store>(out, ts::work<&OutAcc<D>::result>(acc), q_stage);
+      q.release();
+      ts::queue_epilogue(wq);
+    });
   }
 };
 
