@@ -79,7 +79,7 @@ TEST(AttentionModel, PrintoutShowsTheScheduleOfHeadDim128) {
   EXPECT_NE(s.find("Group0[4:8)"), std::string::npos) << s;
   EXPECT_NE(s.find("Group1[8:12)"), std::string::npos) << s;
   EXPECT_NE(s.find("order ProducerAcquire"), std::string::npos) << s;
-  EXPECT_NE(s.find("Load[0:1) 24 regs/thread"), std::string::npos) << s;
+  EXPECT_NE(s.find("Load[0:1) 40 regs/thread"), std::string::npos) << s;
 }
 
 // The order barrier is not what keeps the rings safe: the turns alone do (static skips of

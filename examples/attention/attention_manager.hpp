@@ -1,6 +1,9 @@
 // Host-side declaration of forward attention (attention_schedule.hpp): resources, tasks,
-// dependency graph, registers. One CTA = 384 threads: warp 0 loads (24 registers, the rest
-// of its warp group idles), warp groups 1 and 2 compute (240 registers each).
+// dependency graph, registers. One CTA = 384 threads: warp 0 loads (40 registers, the rest
+// of its warp group idles), warp groups 1 and 2 compute (232 registers each). ptxas
+// allocates each task's code at its own budget (docs/cuda-backend.md, register plans): the
+// load loop spilled at 24 and 32 and is clean at 40 (but for 4-16 B at D = 256), and 232 is
+// enough for the consumers but for the overlapped schedule at D = 256 (16 B).
 #pragma once
 #include "attention_schedule.hpp"
 #include "ts/task_manager.hpp"
@@ -18,6 +21,16 @@ struct Problem {
   float* lse = nullptr;
   int pairs() const { return plan.num_blocks * plan.head_pairs; }
 };
+
+// The warp groups' setmaxnreg budgets (see the header comment for why these two). An inc
+// takes its registers from what the CTA's own decs gave back, so the three budgets may not
+// sum past the 3 x 168 allocated at entry (FlashAttention-3's 24 + 2 x 240 and CUTLASS's
+// 40 + 2 x 232 meet it exactly); 48 + 2 x 232 would fit the file but not the CTA's pool.
+constexpr int kLoadRegisters = 40;
+constexpr int kMathRegisters = 232;
+constexpr int kEntryRegisters = 65536 / 384 / 8 * 8;  // 168: __launch_bounds__(384, 1)
+static_assert(kLoadRegisters + 2 * kMathRegisters <= 3 * kEntryRegisters,
+              "attention: the budgets exceed the registers the CTA holds at entry");
 
 // A shape's static tile queue: `tiles` tiles over the plan.
 template <class Q>
@@ -70,7 +83,7 @@ inline auto build_attention(Problem const& p, ts::Options o) {
   auto o1 = ts::resource("o1", out(1));
   auto order = ts::resource("order", MathOrder{});
   auto load = ts::Task("Load").warps(0, 1).reads(gmem, wq).writes(q_smem, k_smem, v_smem).schedule(
-      ts::with_registers<24>(Load{}), gmem, q_smem, k_smem, v_smem, wq);
+      ts::with_registers<kLoadRegisters>(Load{}), gmem, q_smem, k_smem, v_smem, wq);
   auto g0 = ts::Task("Group0").warps(4, 4);
   auto g1 = ts::Task("Group1").warps(8, 4);
   if constexpr (kOrder) {
@@ -80,8 +93,8 @@ inline auto build_attention(Problem const& p, ts::Options o) {
     g0.reads(q_smem, k_smem, v_smem, s0, acc0, wq).writes(s0, acc0, o0);
     g1.reads(q_smem, k_smem, v_smem, s1, acc1, wq).writes(s1, acc1, o1);
   }
-  auto c0 = g0.schedule(ts::with_registers<240>(C0{}), order, q_smem, k_smem, v_smem, s0, acc0, o0, wq);
-  auto c1 = g1.schedule(ts::with_registers<240>(C1{}), order, q_smem, k_smem, v_smem, s1, acc1, o1, wq);
+  auto c0 = g0.schedule(ts::with_registers<kMathRegisters>(C0{}), order, q_smem, k_smem, v_smem, s0, acc0, o0, wq);
+  auto c1 = g1.schedule(ts::with_registers<kMathRegisters>(C1{}), order, q_smem, k_smem, v_smem, s1, acc1, o1, wq);
   ts::DependencyGraph graph{{q_smem, {gmem}}, {k_smem, {gmem}}, {v_smem, {gmem}}, {s0, {q_smem, k_smem}},
                             {s1, {q_smem, k_smem}}, {acc0, {s0, v_smem}}, {acc1, {s1, v_smem}}, {o0, {acc0}},
                             {o1, {acc1}}};

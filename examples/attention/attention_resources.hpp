@@ -120,6 +120,13 @@ struct OutAcc : ts::MemoryResource {
   TS_HD void softmax_stats(ts::ProducerStage const& si, float const* scores) {
     step::softmax_stats(*this, si, const_cast<float*>(scores));  // the Scores resource's own registers
   }
+  // Producer work: the same for block 0, which the overlapped schedule runs before its
+  // K/V loop (loop_offset there is still the previous tile's).
+  TS_HD void softmax_stats_first(ts::ProducerStage const& si, float const* scores) {
+    ts::ProducerStage first = si;
+    first.loop_offset = 0;
+    step::softmax_stats(*this, first, const_cast<float*>(scores));
+  }
   // Producer work, the second half (after the previous P V retired): rescale O and the
   // sum by the factor, form P.
   TS_HD void softmax_apply(ts::ProducerStage const&, float const* e) { step::softmax_apply(*this, e); }

@@ -34,12 +34,12 @@ struct LoadSchedule {
       load<&GmemQKV<D>::template q_box<0>, QRing<D>>(gmem, q);
       load<&GmemQKV<D>::template q_box<1>, QRing<D>>(gmem, q);
       s.domain_loop(0, kv_bound(wq), 1, [&] {
-        auto box0 = ts::work<&GmemQKV<D>::template kv_box<0>>(gmem);
-        auto box1 = ts::work<&GmemQKV<D>::template kv_box<1>>(gmem);
-        put<KvRing<D>>(k, box0);
-        put<KvRing<D>>(k, box1);
-        put<KvRing<D>>(v, box0);
-        put<KvRing<D>>(v, box1);
+        // Each box computed where it is used (a few loads of the plan, cached): two boxes
+        // held across the four loads spilled the 40-register load task at D = 256.
+        put<KvRing<D>>(k, ts::work<&GmemQKV<D>::template kv_box<0>>(gmem));
+        put<KvRing<D>>(k, ts::work<&GmemQKV<D>::template kv_box<1>>(gmem));
+        put<KvRing<D>>(v, ts::work<&GmemQKV<D>::template kv_box<0>>(gmem));
+        put<KvRing<D>>(v, ts::work<&GmemQKV<D>::template kv_box<1>>(gmem));
       });
       ts::queue_epilogue(wq);
     });

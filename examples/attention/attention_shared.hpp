@@ -37,6 +37,12 @@ struct SourceQKV : GmemQKV<D> {
     QBlock b = this->plan.block(si.work_tile);
     return Box{this->plan.kv_head(si.work_tile.coord[1]) * D, b.token0 + int(si.loop_offset) * Dims<D>::kBlockN};
   }
+  // Consumer work: block 0's box, loaded ahead of the K/V loop (OverlapLoadSchedule).
+  TS_HD Box kv_box_first(ts::ConsumerStage const& si) const {
+    ts::ConsumerStage first = si;
+    first.loop_offset = 0;
+    return kv_box(first);
+  }
 };
 
 template <int D>
@@ -47,6 +53,28 @@ struct LoadSchedule {
     s.work_tile_loop(wq, [&] {
       Pair::template load<&SourceQKV<D>::q_box, QRing<D>>(gmem, q);
       s.domain_loop(0, kv_bound<&HeadTileQueue::kv_blocks>(wq), 1, [&] {
+        auto box = ts::work<&SourceQKV<D>::kv_box>(gmem);
+        Pair::template put<KvRing<D>>(k, box);
+        Pair::template put<KvRing<D>>(v, box);
+      });
+      ts::queue_epilogue(wq);
+    });
+  }
+};
+
+// The loads of the overlapped schedule: block 0's K and V ahead of the loop over blocks
+// 1.., as its consumers take them (OverlapSchedule), so both sides' loops have one bound.
+template <int D>
+struct OverlapLoadSchedule {
+  template <class S, class G, class Qr, class Kr, class Vr, class W>
+  TS_HD void operator()(S& s, G& gmem, Qr& q, Kr& k, Vr& v, W& wq) const {
+    using Pair = attn::LoadSchedule<D>;
+    s.work_tile_loop(wq, [&] {
+      Pair::template load<&SourceQKV<D>::q_box, QRing<D>>(gmem, q);
+      auto first = ts::work<&SourceQKV<D>::kv_box_first>(gmem);
+      Pair::template put<KvRing<D>>(k, first);
+      Pair::template put<KvRing<D>>(v, first);
+      s.domain_loop(1, kv_bound<&HeadTileQueue::kv_blocks>(wq), 1, [&] {
         auto box = ts::work<&SourceQKV<D>::kv_box>(gmem);
         Pair::template put<KvRing<D>>(k, box);
         Pair::template put<KvRing<D>>(v, box);
@@ -117,34 +145,61 @@ struct ConsumerSchedule {
 // runs the first half of the softmax of block j while that P V still runs on the tensor
 // cores, retires the P V, releases its V stage and finishes the softmax (rescale O, form
 // P). The last block's P V follows the loop. V is consumed one iteration behind K.
+//
+// Block 0 (no P V before it) runs ahead of the loop, which starts at block 1 and has no
+// per-iteration guard: ptxas checks the wgmma pipeline path by path without relating branch
+// conditions. With the P V issue and its wait under `every(1, 1)`, the path that issues and
+// skips the wait reads O in flight (C7514), and a wgmma under a guard it cannot prove
+// warp-uniform is fenced in a divergent path (C7520): either serialised every wgmma of the
+// kernel (docs/cuda-backend.md, register plans).
 template <int D, int G>
 struct OverlapSchedule {
   template <class S, class Ord, class Qr, class Kr, class Vr, class Sc, class Acc, class Out, class W>
   TS_HD void operator()(S& s, Ord& order, Qr& q, Kr& k, Vr& v, Sc& sc, Acc& acc, Out& out, W& wq) const {
-    auto block = [&] {
-      s.every(1, 1, [&] {  // P V of the previous block, behind this block's Q K^T
-        v.wait();
-        ts::work<&OutAcc<D>::pv>(acc, ts::work<&KvRing<D>::operand>(v));
-      });
+    auto issue_qk = [&](auto q_stage) {  // in the order's turn: the groups' Q K^T issues alternate
+      if constexpr (G == 0) order.acquire();
+      if constexpr (G == 1) order.wait();
+      k.wait();
+      ts::work<&Scores<D, kRows>::qk>(sc, q_stage, ts::work<&KvRing<D>::operand>(k));
+    };
+    auto pass_order = [&] {
       if constexpr (G == 0) order.commit();
       if constexpr (G == 1) order.release();
-      s.first_iter([&] { ts::work<&Scores<D, kRows>::retire>(sc); });
-      s.every(1, 1, [&] { ts::work<&Scores<D, kRows>::retire_keep_one>(sc); });
-      k.release();
-      ts::work<&OutAcc<D>::softmax_stats>(acc, ts::work<&Scores<D, kRows>::fragment>(sc));
-      s.every(1, 1, [&] {
-        ts::work<&OutAcc<D>::retire>(acc);
-        v.release();
-      });
-      ts::work<&OutAcc<D>::softmax_apply>(acc, ts::work<&Scores<D, kRows>::fragment>(sc));
     };
-    auto after = [&] {
-      v.wait();  // the last block's P V
+    auto issue_pv = [&] {
+      v.wait();
       ts::work<&OutAcc<D>::pv>(acc, ts::work<&KvRing<D>::operand>(v));
+    };
+    auto retire_pv = [&] {
       ts::work<&OutAcc<D>::retire>(acc);
       v.release();
     };
-    each_tile<D, G, true>(s, order, q, k, sc, acc, out, wq, block, after);
+    s.work_tile_loop(wq, [&] {
+      q.wait();
+      auto q_stage = ts::work<&QRing<D>::operand>(q);
+      ts::work<&OutAcc<D>::begin_tile>(acc);
+      issue_qk(q_stage);  // block 0
+      pass_order();
+      ts::work<&Scores<D, kRows>::retire>(sc);
+      k.release();
+      ts::work<&OutAcc<D>::softmax_stats_first>(acc, ts::work<&Scores<D, kRows>::fragment>(sc));
+      ts::work<&OutAcc<D>::softmax_apply>(acc, ts::work<&Scores<D, kRows>::fragment>(sc));
+      s.domain_loop(1, kv_bound<&HeadTileQueue::kv_blocks>(wq), 1, [&] {
+        issue_qk(q_stage);
+        issue_pv();  // P V of the previous block, behind this block's Q K^T
+        pass_order();
+        ts::work<&Scores<D, kRows>::retire_keep_one>(sc);
+        k.release();
+        ts::work<&OutAcc<D>::softmax_stats>(acc, ts::work<&Scores<D, kRows>::fragment>(sc));
+        retire_pv();
+        ts::work<&OutAcc<D>::softmax_apply>(acc, ts::work<&Scores<D, kRows>::fragment>(sc));
+      });
+      issue_pv();  // the last block's P V
+      retire_pv();
+      ts::work<&GmemO<D>::store>(out, ts::work<&OutAcc<D>::result>(acc), q_stage);
+      q.release();
+      ts::queue_epilogue(wq);
+    });
   }
 };
 
@@ -173,7 +228,8 @@ template <int D, Variant V = Variant::kCorrect, bool kOverlap = false>
 inline auto make_attention_shared(Problem const& p, ts::Options o = {}) {
   static_assert(!kOverlap || V == Variant::kCorrect, "the overlapped schedule has no near-miss variants");
   if (!p.plan.shared) throw std::invalid_argument("attention: make_attention_shared needs plan.shared = 1");
-  return build_attention<D, SharedShape<D>, V != Variant::kNoOrder, LoadSchedule<D>, ConsumerOf<D, 0, V, kOverlap>,
+  using Load = std::conditional_t<kOverlap, OverlapLoadSchedule<D>, LoadSchedule<D>>;
+  return build_attention<D, SharedShape<D>, V != Variant::kNoOrder, Load, ConsumerOf<D, 0, V, kOverlap>,
                          ConsumerOf<D, 1, V, kOverlap>>(p, o);
 }
 
