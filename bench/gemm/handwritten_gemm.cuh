@@ -13,6 +13,7 @@
 #include "gemm/gemm_epilogue.hpp"
 #include "ts/core/named_barriers.hpp"
 #include "ts/arch/cuda_copy.cuh"
+#include "ts/arch/cuda_registers.cuh"
 #include "ts/arch/sm90_wgmma.cuh"
 
 namespace bench {
@@ -64,7 +65,7 @@ __global__ void __launch_bounds__(384, 1)
   ts::cuda::Sm90Arch arch;
 
   if (wg == 0) {
-    ts::sm90::setmaxnreg_dec<40>();
+    ts::cuda::setmaxnreg_dec<40>();
     if (threadIdx.x == 0) {
       ts::cuda::prefetch_tensor_map(&tm_a);
       ts::cuda::prefetch_tensor_map(&tm_b);
@@ -86,7 +87,7 @@ __global__ void __launch_bounds__(384, 1)
       }
     }
   } else {
-    ts::sm90::setmaxnreg_inc<232>();
+    ts::cuda::setmaxnreg_inc<232>();
     int const mwg = wg - 1;  // which 64-row half of the tile
     int const t128 = threadIdx.x % 128, warp = t128 / 32, lane = t128 % 32;
     int stage = 0;

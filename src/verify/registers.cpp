@@ -75,7 +75,7 @@ void check_registers(Model const& m, Limits const& l, Diagnostics& out) {
   };
   long long total = 0;
   for (int w = 0; w < warps; ++w) total += static_cast<long long>(regs_of_warp(w)) * 32;
-  long long const pool = std::min<long long>(l.register_file, static_cast<long long>(budget) * warps * 32);
+  long long const pool = static_cast<long long>(budget) * warps * 32;  // budget <= file / threads
   if (total > pool) {
     Diagnostic d;
     d.check = "S6.23.register-budget";

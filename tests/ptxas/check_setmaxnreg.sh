@@ -1,14 +1,15 @@
 #!/bin/bash
-# check_setmaxnreg.sh NVCC: compiles setmaxnreg_regions.cu per SHAPE and checks where ptxas
+# check_setmaxnreg.sh NVCC INCLUDE_DIR: compiles setmaxnreg_regions.cu per SHAPE and checks where ptxas
 # spills (see the .cu file): a region after setmaxnreg.inc gets the larger budget; code
 # after the branches rejoin gets the smallest budget that reaches it.
 set -u
 nvcc=$1
+inc=$2
 src=$(dirname "$0")/setmaxnreg_regions.cu
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 spills() {
-  "$nvcc" -gencode=arch=compute_90a,code=sm_90a -Xptxas -v -DSHAPE="$1" -cubin -o "$tmp/r.cubin" "$src" 2>&1 |
+  "$nvcc" -gencode=arch=compute_90a,code=sm_90a -Xptxas -v -I"$inc" -DSHAPE="$1" -cubin -o "$tmp/r.cubin" "$src" 2>&1 |
     sed -n 's/.* \([0-9]*\) bytes spill stores.*/\1/p' | head -1
 }
 fail=0

@@ -6,16 +6,11 @@
 //   0 none:   no setmaxnreg, 200 live in the math branch        -> spills (168 is too few)
 //   1 branch: dec / inc in the two branches, 200 live after inc -> no spill (232 used)
 //   2 join:   as 1, then 40 live in code after the branches      -> spills (budget there: 40)
+// The setmaxnreg is the library's own (ts/arch/cuda_registers.cuh), the one the task
+// dispatch issues.
 #include <cstdint>
 
-template <int R>
-__device__ __forceinline__ void inc() {
-  asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(R));
-}
-template <int R>
-__device__ __forceinline__ void dec() {
-  asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(R));
-}
+#include "ts/arch/cuda_registers.cuh"
 
 // kLive accumulators, each fed by its neighbour so none can be dropped or recomputed.
 template <int kLive>
@@ -35,10 +30,10 @@ __device__ __forceinline__ void live_floats(float* out, float const* in, int ite
 __global__ void __launch_bounds__(384, 1) regions(float* out, float const* in, int iters) {
   int const wg = __shfl_sync(0xffffffffu, int(threadIdx.x) / 128, 0);
   if (wg == 0) {
-    if (SHAPE != 0) dec<40>();
+    if (SHAPE != 0) ts::cuda::setmaxnreg_dec<40>();
     live_floats<20>(out, in, iters);
   } else {
-    if (SHAPE != 0) inc<232>();
+    if (SHAPE != 0) ts::cuda::setmaxnreg_inc<232>();
     live_floats<200>(out, in, iters);
   }
   if (SHAPE == 2) live_floats<40>(out + (1 << 20), in, iters);

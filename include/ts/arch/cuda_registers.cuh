@@ -17,13 +17,23 @@ constexpr int entry_registers(int threads) {
 }
 
 #if defined(__CUDACC__)
+// The instruction: the count must be an immediate.
+template <int R>
+__device__ __forceinline__ void setmaxnreg_inc() {
+  asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(R));
+}
+template <int R>
+__device__ __forceinline__ void setmaxnreg_dec() {
+  asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(R));
+}
+
 template <int R, int Entry>
 __device__ __forceinline__ void set_max_registers() {
   if constexpr (R == 0 || R == Entry) {
   } else if constexpr (R > Entry) {
-    asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(R));
+    setmaxnreg_inc<R>();
   } else {
-    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(R));
+    setmaxnreg_dec<R>();
   }
 }
 

@@ -70,13 +70,4 @@ __device__ inline void wgmma_m64n64k16_ss_bf16(float* d, uint64_t desc_a, uint64
   TS_WGMMA_SS(64, 32, 32, 33, 34, 36, 35, d, desc_a, desc_b, scale_d, 0, 0);
 }
 
-template <int N>
-__device__ inline void setmaxnreg_inc() {
-  asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(N));
-}
-template <int N>
-__device__ inline void setmaxnreg_dec() {
-  asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(N));
-}
-
 }  // namespace ts::sm90
