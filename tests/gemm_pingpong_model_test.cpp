@@ -114,12 +114,13 @@ TEST(GemmShapeChoice, FollowsTheMeasuredTable) {
   auto pick = [](int M, int N, int K) { return gemm::choose_shape(problem(M, N, K), 132); };
   EXPECT_EQ(pick(16384, 16384, 512), gemm::GemmShape::PingPong);
   EXPECT_EQ(pick(16384, 16384, 1024), gemm::GemmShape::PingPong);
-  EXPECT_EQ(pick(16384, 16384, 2048), gemm::GemmShape::Cooperative);
-  EXPECT_EQ(pick(8192, 8192, 512), gemm::GemmShape::Cooperative);
-  EXPECT_EQ(pick(8192, 8192, 1024), gemm::GemmShape::Cooperative);
-  EXPECT_EQ(pick(8192, 8192, 8192), gemm::GemmShape::Cooperative);
-  EXPECT_EQ(pick(3000, 5000, 4000), gemm::GemmShape::Cooperative);
-  EXPECT_EQ(pick(1024, 8192, 8192), gemm::GemmShape::Cooperative);
+  EXPECT_EQ(pick(8192, 8192, 1024), gemm::GemmShape::PingPong);
+  EXPECT_EQ(pick(8192, 8192, 8192), gemm::GemmShape::PingPong);
+  EXPECT_EQ(pick(4096, 4096, 16384), gemm::GemmShape::PingPong);
+  EXPECT_EQ(pick(4096, 4096, 4096), gemm::GemmShape::PingPong);
+  EXPECT_EQ(pick(3000, 5000, 4000), gemm::GemmShape::Cooperative);  // ragged tiles
+  EXPECT_EQ(pick(1024, 8192, 8192), gemm::GemmShape::Cooperative);  // 1.9 tiles per SM
+  EXPECT_EQ(pick(2048, 2048, 2048), gemm::GemmShape::Cooperative);  // 1.0 tile per SM
   EXPECT_STREQ(gemm::to_string(gemm::GemmShape::PingPong), "pingpong");
 }
 

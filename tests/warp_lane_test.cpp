@@ -287,6 +287,36 @@ TEST(WarpLaneExample, ProvedForEveryLengthAndCorrectOnTheEmulator) {
   }
 }
 
+// The executing side drops the lane start and the per-op lane convergence of a side whose
+// static config has no interleave stride above 1 (runtime/pipeline/params.hpp,
+// may_have_lanes): a ring's counters then never depend on a warp's lane, so the GPU keeps
+// them in uniform registers. That is right only while the layout never gives such a side a
+// lane mode: checked here on a ring with a strided consumer side and a stride-1 producer
+// side (if lane_mode ever gave stride 1 a lane mode, the producer side would fail).
+TEST(WarpLaneExample, CompileTimeLanePredicateCoversTheLayoutsLanes) {
+  using Ring = examples::patterns::WarpLaneRing;
+  static_assert(!ts::exec::may_have_lanes<Ring>(true), "the ring's producer side has stride 1");
+  static_assert(ts::exec::may_have_lanes<Ring>(false), "the ring's consumer side has the lane stride");
+  static_assert(!ts::exec::may_have_lanes<examples::patterns::PairSource>(true) ||
+                    !ts::exec::HasStaticPipeline<examples::patterns::PairSource>,
+                "a resource without a static config keeps the layout's answer");
+  examples::patterns::PatternBuffers b(4096);
+  ts::Options o;
+  o.verbose = false;
+  auto tm = examples::patterns::make_warp_lane_consumer(b, o, 2);
+  ASSERT_EQ(tm.print_and_verify().verdict, ts::Verdict::SafeAllK);
+  auto const& L = tm.layout();
+  int ring = tm.model().find_resource("ring");
+  ASSERT_GE(ring, 0);
+  ts::PipelineRuntime const& p = L.pipes[size_t(ring)];
+  EXPECT_TRUE(p.consumer_warp_lanes);  // the example's lanes are really there ...
+  EXPECT_FALSE(p.producer_warp_lanes || p.producer_lanes);  // ... and only where the type allows them
+  // The mask the dispatch hands the executing context: ring (argument 0 of Lanes) may have
+  // consumer lanes only; the sink (argument 1) has no static config, so both bits stay set.
+  constexpr uint64_t m = ts::exec::lane_sides_mask<Ring, examples::patterns::WarpLaneSink>();
+  EXPECT_EQ(m & 0xF, uint64_t{0b1110});
+}
+
 TEST(WarpLaneExample, ThreeConsumerWarpsAreRejected) {
   examples::patterns::PatternBuffers b(256);
   ts::Options o;

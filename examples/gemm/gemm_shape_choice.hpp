@@ -4,12 +4,13 @@
 // epilogue under the other's main loop).
 //
 // The rule is measured, not derived (docs/gemm.md, "Choosing the shape"; bench/RESULTS.md,
-// stop 23): on the H200 ping-pong beat cooperative only where the problem has many tiles
-// per SM and a short K loop, i.e. where the epilogues, which the cooperative shape does not
-// overlap with any main loop, are a large share of the work: 16384 x 16384 at K = 512, 768
-// and 1024 (1.03, 1.01, 1.00x of cooperative). Everywhere else measured (M, N from 1024 to
-// 8192, K from 256 to 16384) cooperative was faster by 1-15 %. Problems outside the
-// measured range get the same rule, which is an extrapolation.
+// stop 24). Since the ring counters live in uniform registers (runtime/pipeline/params.hpp,
+// may_have_lanes), ping-pong beat cooperative on the H200 wherever each SM gets several
+// tiles: 1.02-1.06x at 8192 x 8192 (K 1024, 8192) and 4096 x 4096 x 16384, 1.21x at
+// 16384 x 16384 x 512, even at 4096^3. Cooperative stayed ahead with few tiles per SM
+// (2048^3: 0.97, 1024 x 8192 x 8192: 0.99) and on the ragged 3000 x 5000 x 4000 (0.87;
+// cause not found yet). Problems outside the measured range get the same rule, which is
+// an extrapolation.
 #pragma once
 #include "gemm_manager.hpp"
 
@@ -19,18 +20,16 @@ enum class GemmShape { Cooperative, PingPong };
 
 inline char const* to_string(GemmShape s) { return s == GemmShape::PingPong ? "pingpong" : "cooperative"; }
 
-// At least this many cooperative (128 x 256) tiles per SM: 16384 x 16384 has 62 on 132 SMs,
-// 8192 x 8192 (where cooperative won at every K measured) 31.
-constexpr int kPingPongMinTilesPerSm = 48;
-// At most this many k stages of 64 (K <= 1024); at K = 2048 and above no shape measured
-// favoured ping-pong.
-constexpr int kPingPongMaxKIters = 16;
+// At least this many cooperative (128 x 256) tiles per SM: 4096 x 4096 has 3.9 on 132 SMs
+// (ping-pong 1.00-1.02x), 1024 x 8192 1.9 (0.99x), 2048 x 2048 1.0 (0.97x).
+constexpr int kPingPongMinTilesPerSm = 3;
 
 inline GemmShape choose_shape(Problem const& p, int sms) {
   long long tiles = 1LL * p.tiles_m() * p.tiles_n();
   bool many_tiles = tiles >= 1LL * kPingPongMinTilesPerSm * sms;
-  bool short_k = p.k_iters() <= kPingPongMaxKIters;
-  return many_tiles && short_k ? GemmShape::PingPong : GemmShape::Cooperative;
+  // Whole 128 x 128 tiles: the one ragged shape measured ran ping-pong at 0.87x.
+  bool whole_tiles = p.M % 128 == 0 && p.N % 128 == 0;
+  return many_tiles && whole_tiles ? GemmShape::PingPong : GemmShape::Cooperative;
 }
 
 }  // namespace gemm

@@ -16,14 +16,6 @@
 #include "ts/core/macros.hpp"
 #include "ts/core/stage_info.hpp"
 
-// `#pragma unroll` for loops of work bodies that both compilers see: nvcc unrolls (the
-// wgmma fragments must stay in registers), the host compiler ignores it without a warning.
-#if defined(__CUDACC__)
-#define TS_UNROLL _Pragma("unroll")
-#else
-#define TS_UNROLL
-#endif
-
 namespace ts::arch {
 
 // Row-major GEMM fragment shape: D[M,N] = A[M,K] * B[K,N] (+ C).

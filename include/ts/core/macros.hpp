@@ -17,6 +17,15 @@
 #define TS_DEVICE_PASS 0
 #endif
 
+// `#pragma unroll` for loops both compilers see: nvcc unrolls (the wgmma fragments of work
+// bodies must stay in registers; the runtime's per-resource loops fold to constants), the
+// host compiler ignores it without a warning.
+#if defined(__CUDACC__)
+#define TS_UNROLL _Pragma("unroll")
+#else
+#define TS_UNROLL
+#endif
+
 #if defined(__CUDACC__)
 #define TS_NO_HD_WARNING _Pragma("nv_exec_check_disable")
 #else

@@ -66,6 +66,7 @@ TS_HD void run_task_impl(Arch& arch, PipelineRuntime const* pipes, int task_id, 
   ctx.states_ = st;
   ctx.state_ids_ = tp.ids;
   ctx.num_states_ = static_cast<int>(sizeof...(R));
+  ctx.lane_sides_ = exec::lane_sides_mask<R...>();
   tp.sched(ctx, handles.template get<I>()...);
   // An arch that buffers per task (the GPU tracer keeps records on chip) hears the end.
   if constexpr (requires { arch.on_task_end(task_id); }) arch.on_task_end(task_id);

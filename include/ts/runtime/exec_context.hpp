@@ -209,6 +209,9 @@ class Context {
   ResourceState* states_ = nullptr;
   int const* state_ids_ = nullptr;
   int num_states_ = 0;
+  // Which sides of the task's resources may run in lane mode (pipeline/params.hpp,
+  // lane_sides_mask): a constant, so start_lanes folds away for static stride-1 rings.
+  uint64_t lane_sides_ = ~uint64_t(0);
   bool lanes_started_ = false;
   long long loop_offset_ = 0;
   WorkTile tile_{};
@@ -225,14 +228,17 @@ class Context {
   // when every lane handles the same number of stages per tile).
   TS_HD void start_lanes(long long start, long long step) {
     lanes_started_ = true;
+TS_UNROLL
     for (int i = 0; i < num_states_; ++i) {
+      bool const may_p = i >= 32 || (lane_sides_ >> (2 * i) & 1), may_c = i >= 32 || (lane_sides_ >> (2 * i + 1) & 1);
+      if (!may_p && !may_c) continue;
       PipelineRuntime const& p = pipes_[state_ids_[i]];
       ResourceState& st = states_[i];
-      if (p.producer_lanes && step == p.stride_acquire && start >= 0 && start < step) {
+      if (may_p && p.producer_lanes && step == p.stride_acquire && start >= 0 && start < step) {
         st.prod_open.advance(p.num_stages, static_cast<int>(start));
         st.prod_close.advance(p.num_stages, static_cast<int>(start));
       }
-      if (p.consumer_lanes && step == p.stride_wait && start >= 0 && start < step) {
+      if (may_c && p.consumer_lanes && step == p.stride_wait && start >= 0 && start < step) {
         st.cons_open.advance(p.num_stages, static_cast<int>(start));
         st.cons_close.advance(p.num_stages, static_cast<int>(start));
       }

@@ -41,7 +41,7 @@ class Handle {
   // clobbers cannot force it to be reloaded every iteration.
   TS_HD Handle(Ctx* c, T* res, int id, ResourceState* st)
       : ctx_(c), res_(res), id_(id), st_(st), rt_(c->pipes_[id]) {
-    start_warp_lanes(*st_, rt_, static_cast<int>(c->thread().thread_in_task >> 5));
+    start_warp_lanes<T>(*st_, rt_, static_cast<int>(c->thread().thread_in_task >> 5));
   }
   TS_HD T* operator->() const { return res_; }
   TS_HD T& get() const { return *res_; }

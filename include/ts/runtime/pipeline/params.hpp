@@ -31,7 +31,40 @@ struct RuntimeParams {
   TS_HD int stride_commit() const { return rt.stride_commit; }
   TS_HD int stride_wait() const { return rt.stride_wait; }
   TS_HD int stride_release() const { return rt.stride_release; }
+  TS_HD bool producer_warp_lanes() const { return rt.producer_warp_lanes; }
+  TS_HD bool consumer_warp_lanes() const { return rt.consumer_warp_lanes; }
 };
+
+// Lane modes (domain or warp lanes, S3.3) need an interleave stride above 1 on their side
+// (schedule/lane_mode.cpp). A config declared in the resource type says at compile time
+// whether it has one, so a stride-1 ring never advances its counters by a lane: the lane
+// is a per-thread value (thread_in_task / 32, the loop start) to the compiler, and
+// counters that may depend on it cannot live in uniform registers, nor can the stage
+// addresses and wgmma descriptors built from them (each MMA then pays register-to-uniform
+// moves). A resource without a static config may be configured at run time: its lanes
+// come from the layout.
+template <class T>
+constexpr bool may_have_lanes(bool producer_side) {
+  if constexpr (requires { T::pipeline; }) {
+    constexpr InterleaveStride s = T::pipeline.interleave_stride;
+    return producer_side ? (s.acquire > 1 || s.commit > 1) : (s.wait > 1 || s.release > 1);
+  } else {
+    return true;
+  }
+}
+
+// may_have_lanes of resources R..., two bits each (producer side 2i, consumer side 2i + 1);
+// resources past the 32nd are assumed to have lanes.
+template <class... R>
+constexpr uint64_t lane_sides_mask() {
+  uint64_t m = 0;
+  int i = 0;
+  ((m |= i < 32 ? (uint64_t(may_have_lanes<R>(true)) << (2 * i)) | (uint64_t(may_have_lanes<R>(false)) << (2 * i + 1))
+                : 0,
+    ++i),
+   ...);
+  return m;
+}
 
 // Field by field, as scalar constants: naming the config object itself in device code
 // would odr-use a host variable.
@@ -64,6 +97,14 @@ struct StaticParams {
   TS_HD static constexpr int stride_commit() { return kStrideCommit; }
   TS_HD static constexpr int stride_wait() { return kStrideWait; }
   TS_HD static constexpr int stride_release() { return kStrideRelease; }
+  TS_HD bool producer_warp_lanes() const {
+    if constexpr (may_have_lanes<T>(true)) return rt.producer_warp_lanes;
+    else return false;
+  }
+  TS_HD bool consumer_warp_lanes() const {
+    if constexpr (may_have_lanes<T>(false)) return rt.consumer_warp_lanes;
+    else return false;
+  }
 };
 
 }  // namespace ts::exec

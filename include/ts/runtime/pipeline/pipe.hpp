@@ -39,11 +39,11 @@ struct Pipe {
     int s = c.index;
     st.prod_stage = st.active_stage = s;
     c.advance(prm.num_stages(), prm.stride_acquire());
-    if (rt.producer_warp_lanes) converge_lanes();
+    if (prm.producer_warp_lanes()) converge_lanes();
     return s;
   }
   TS_HD int close_producer() {
-    if (rt.producer_warp_lanes) converge_lanes();
+    if (prm.producer_warp_lanes()) converge_lanes();
     return close(st.prod_close, prm.stride_commit());
   }
   // wait: the full barrier of the consumer's next stage.
@@ -54,11 +54,11 @@ struct Pipe {
     int s = c.index;
     st.cons_stage = st.active_stage = s;
     c.advance(prm.num_stages(), prm.stride_wait());
-    if (rt.consumer_warp_lanes) converge_lanes();
+    if (prm.consumer_warp_lanes()) converge_lanes();
     return s;
   }
   TS_HD int close_consumer() {
-    if (rt.consumer_warp_lanes) converge_lanes();
+    if (prm.consumer_warp_lanes()) converge_lanes();
     return close(st.cons_close, prm.stride_release());
   }
   // Warp-lane sides (warp_lanes.hpp): each warp opens and closes its own stage, but the
