@@ -48,33 +48,13 @@ class PlanCache {
  public:
   static constexpr size_t kCapacity = 16;
 
-  void* get(PlanKey const& key) {
+  // Finds or builds the plan for key and launches it on stream. The launch stays under the
+  // lock so that another thread cannot evict (and free) the plan between lookup and launch.
+  void run(PlanKey const& key, cudaStream_t stream) {
     std::lock_guard<std::mutex> lock(mu_);
-    for (auto it = lru_.begin(); it != lru_.end(); ++it) {
-      if (it->first == key) {
-        lru_.splice(lru_.begin(), lru_, it);  // most recently used first
-        ++hits_;
-        return lru_.front().second;
-      }
-    }
-    ++misses_;
-    char err[1024] = {0};
-    void* plan = ts_attn_create(key.q, key.k, key.v, key.o, key.lse, key.cu.data(), int(key.cu.size()) - 1, key.hq,
-                                key.hkv, key.d, key.causal, key.mode, err, int(sizeof err));
-    TORCH_CHECK(plan != nullptr, kWho, "ts_attn_create failed (mode ", key.mode, "): ", err);
-    // The library copies the plan's block list and tensor maps with cudaMemcpy from pageable
-    // memory on the legacy default stream: that may return before the DMA lands, and a
-    // kernel on a non-blocking torch stream is not ordered after it. A miss is already
-    // slow, so wait for the device here rather than reason about stream flags.
-    sync_or_throw("after ts_attn_create");
-    lru_.emplace_front(key, plan);
-    if (lru_.size() > kCapacity) {
-      // ts_attn_destroy cudaFrees buffers an earlier launch of that plan may still read.
-      sync_or_throw("before evicting a plan");
-      ts_attn_destroy(lru_.back().second);
-      lru_.pop_back();
-    }
-    return plan;
+    void* plan = find_or_create(key);
+    int rc = ts_attn_run(plan, static_cast<void*>(stream));
+    TORCH_CHECK(rc == 0, kWho, "ts_attn_run failed: CUDA error ", rc, " (", cudaGetErrorString(cudaError_t(rc)), ")");
   }
 
   void clear() {
@@ -91,6 +71,34 @@ class PlanCache {
   }
 
  private:
+  void* find_or_create(PlanKey const& key) {
+    for (auto it = lru_.begin(); it != lru_.end(); ++it) {
+      if (it->first == key) {
+        lru_.splice(lru_.begin(), lru_, it);  // most recently used first
+        ++hits_;
+        return lru_.front().second;
+      }
+    }
+    ++misses_;
+    char err[1024] = {0};
+    void* plan = ts_attn_create(key.q, key.k, key.v, key.o, key.lse, key.cu.data(), int(key.cu.size()) - 1, key.hq,
+                                key.hkv, key.d, key.causal, key.mode, err, int(sizeof err));
+    TORCH_CHECK(plan != nullptr, kWho, "ts_attn_create failed (mode ", key.mode, "): ", err);
+    lru_.emplace_front(key, plan);  // first, so a failing sync below leaks nothing
+    // The library copies the plan's block list and tensor maps with cudaMemcpy from pageable
+    // memory on the legacy default stream: that may return before the DMA lands, and a
+    // kernel on a non-blocking torch stream is not ordered after it. A miss is already
+    // slow, so wait for the device here rather than reason about stream flags.
+    sync_or_throw("after ts_attn_create");
+    if (lru_.size() > kCapacity) {
+      // ts_attn_destroy cudaFrees buffers an earlier launch of that plan may still read.
+      sync_or_throw("before evicting a plan");
+      ts_attn_destroy(lru_.back().second);
+      lru_.pop_back();
+    }
+    return plan;
+  }
+
   static void sync_or_throw(char const* when) {
     cudaError_t e = cudaDeviceSynchronize();
     TORCH_CHECK(e == cudaSuccess, kWho, "cudaDeviceSynchronize ", when, " failed: ", cudaGetErrorString(e));
@@ -200,10 +208,7 @@ std::tuple<at::Tensor, at::Tensor> forward(at::Tensor const& q, at::Tensor const
     key.d = int(d);
     key.causal = causal ? 1 : 0;
     key.mode = int(mode);
-    void* plan = cache().get(key);
-    cudaStream_t stream = at::cuda::getCurrentCUDAStream(key.device).stream();
-    int rc = ts_attn_run(plan, static_cast<void*>(stream));
-    TORCH_CHECK(rc == 0, kWho, "ts_attn_run failed: CUDA error ", rc, " (", cudaGetErrorString(cudaError_t(rc)), ")");
+    cache().run(key, at::cuda::getCurrentCUDAStream(key.device).stream());
   }
   if (!varlen) lse = lse.view({hq, q.size(0), q.size(1)}).permute({1, 0, 2});
   return {o, lse};
