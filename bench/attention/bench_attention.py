@@ -19,7 +19,8 @@ only if it runs and matches float32 (if neither runs: one SDPA cuDNN call per se
 ref_name=cudnn_loop); size tag varlen<N>x<H>x<tokens>x<D>[c], TFLOP/s from the actual
 lengths (sum of 4 H L^2 D, half when causal). Beside it, ts_attention.forward (the torch
 extension, plan cache and checks included) against the raw launch: `ext ...` lines with
-GPU time per call (back to back) and host time per call (launch cost, not waited for).
+GPU time per call (back to back), host time per call (launch cost, not waited for) and the
+wall time of one call that misses the plan cache.
 Usage: bench_attention.py <path to libts_attention.so> [quick|full|varlen, comma-separated; default full] [modes, e.g. 2,1,0]
 (mode 0: the pair schedule, 1: shared-K/V, 2: shared-K/V with intra-warpgroup overlap; any
 other value is passed to the library as is and its lines are named attention_m<mode>)
@@ -321,10 +322,17 @@ def run_varlen(lib, ext, lens, causal, mode):
             c0 = ext.cache_info()
             h_raw, h_ext = host_us(ts_run), host_us(fns["ts_ext"])
             c1 = ext.cache_info()
+            # one call that misses the plan cache: verification + plan upload + syncs + the kernel
+            ext.clear_cache()
+            t0 = time.perf_counter()
+            ext_run()
+            torch.cuda.synchronize()
+            miss_ms = (time.perf_counter() - t0) * 1e3
             print(f"ext attention{tag(mode)} size={name} raw={tf['ts']:.1f} ext={tf['ts_ext']:.1f} unit=TFLOP/s "
                   f"gpu_us_per_call raw={t['ts'] * 1e3:.1f} ext={t['ts_ext'] * 1e3:.1f} "
                   f"host_us_per_call raw={h_raw:.1f} ext={h_ext:.1f} "
-                  f"cache_hits={c1['hits'] - c0['hits']} cache_misses={c1['misses'] - c0['misses']}")
+                  f"cache_hits={c1['hits'] - c0['hits']} cache_misses={c1['misses'] - c0['misses']} "
+                  f"miss_ms={miss_ms:.1f}")
     torch.cuda.synchronize()
     lib.l.ts_attn_destroy(plan)
 
