@@ -9,16 +9,31 @@ for TS, SDPA cuDNN and SDPA flash; medians. TFLOP/s count 4 B H S^2 D (half when
 Prints, per shape and reference:
   bench attention size=<B>x<H>x<S>x<D>[c] ts=<TFLOP/s> ref=<TFLOP/s> ref_name=<cudnn|flash> unit=TFLOP/s ratio=<ts/ref>
 and the SM clock range nvidia-smi saw while the shape ran.
-Usage: bench_attention.py <path to libts_attention.so> [quick|full] [modes, e.g. 2,1,0]
-(mode 0: the pair schedule, 1: shared-K/V, 2: shared-K/V with intra-warpgroup overlap)
+
+varlen (docs/attention-torch.md): packed batches of uneven lengths from fixed seeds
+(16384 tokens, H=16, D=128, causal and not, plus one 256-token sequence where launch
+overhead shows), TS (raw plan, ctypes) against torch's varlen entry points
+torch.ops.aten._flash_attention_forward (ref_name=flash_varlen) and
+torch.ops.aten._cudnn_attention_forward (ref_name=cudnn_varlen) with cu_seqlens, each kept
+only if it runs and matches float32 (if neither runs: one SDPA cuDNN call per sequence,
+ref_name=cudnn_loop); size tag varlen<N>x<H>x<tokens>x<D>[c], TFLOP/s from the actual
+lengths (sum of 4 H L^2 D, half when causal). Beside it, ts_attention.forward (the torch
+extension, plan cache and checks included) against the raw launch: `ext ...` lines with
+GPU time per call (back to back), host time per call (launch cost, not waited for) and the
+wall time of one call that misses the plan cache.
+Usage: bench_attention.py <path to libts_attention.so> [quick|full|varlen, comma-separated; default full] [modes, e.g. 2,1,0]
+(mode 0: the pair schedule, 1: shared-K/V, 2: shared-K/V with intra-warpgroup overlap; any
+other value is passed to the library as is and its lines are named attention_m<mode>)
 """
 import ctypes
 import math
+import os
 import random
 import statistics
 import subprocess
 import sys
 import threading
+import time
 
 import torch
 import torch.nn.functional as F
@@ -76,6 +91,15 @@ def reference_head(q4, k4, v4, b, h, hk, causal):
     return torch.softmax(s, -1) @ v, torch.logsumexp(s, -1)
 
 
+def reference_seq(q, k, v, causal):
+    """float32 attention [L, H, D] and LSE [H, L] of one packed sequence (q, k, v [L, H, D])."""
+    qf, kf, vf = (x.float().transpose(0, 1) for x in (q, k, v))
+    s = (qf @ kf.transpose(1, 2)) / math.sqrt(q.shape[-1])
+    if causal:
+        s.masked_fill_(torch.ones_like(s, dtype=torch.bool).triu(1), float("-inf"))
+    return (torch.softmax(s, -1) @ vf).transpose(0, 1), torch.logsumexp(s, -1)
+
+
 def timed(fns):
     for f in fns.values():
         for _ in range(3):
@@ -97,6 +121,11 @@ def timed(fns):
 
 
 TAGS = {0: "", 1: "_shared", 2: "_overlap"}
+
+
+def tag(mode):
+    """Line-name suffix of a mode; modes this file does not know get a generic name."""
+    return TAGS.get(mode, f"_m{mode}")
 
 
 def run_shape(lib, B, H, S, D, causal, hkv=None, cu=None, shared=0):
@@ -128,10 +157,10 @@ def run_shape(lib, B, H, S, D, causal, hkv=None, cu=None, shared=0):
         e_lse = (lse[h, b * S:(b + 1) * S] - rl).abs().max().item()
         worst = max(worst, e_ts)
         ok &= e_ts <= 2 * e_ref + 2e-3 and e_lse <= 1e-3 * (1 + rl.abs().max().item())
-        print(f"check{TAGS[shared]} {name} b={b} h={h}: max|ts-f32|={e_ts:.2e} max|cudnn-f32|={e_ref:.2e} max|lse-f32|={e_lse:.2e}")
+        print(f"check{tag(shared)} {name} b={b} h={h}: max|ts-f32|={e_ts:.2e} max|cudnn-f32|={e_ref:.2e} max|lse-f32|={e_lse:.2e}")
     d_all = (o4.float() - ref.float()).abs().max().item()
     ok &= d_all <= 3e-2
-    print(f"check{TAGS[shared]} {name}: max|ts-cudnn| over all of O = {d_all:.2e} -> {'PASS' if ok else 'FAIL'}")
+    print(f"check{tag(shared)} {name}: max|ts-cudnn| over all of O = {d_all:.2e} -> {'PASS' if ok else 'FAIL'}")
     if not ok:
         lib.l.ts_attn_destroy(plan)
         return
@@ -150,23 +179,183 @@ def run_shape(lib, B, H, S, D, causal, hkv=None, cu=None, shared=0):
         t = timed(fns)
     tf = {n: flops / (ms * 1e-3) / 1e12 for n, ms in t.items()}
     for ref_name in [n for n in fns if n != "ts"]:
-        print(f"bench attention{TAGS[shared]} size={name} ts={tf['ts']:.1f} ref={tf[ref_name]:.1f} ref_name={ref_name} "
+        print(f"bench attention{tag(shared)} size={name} ts={tf['ts']:.1f} ref={tf[ref_name]:.1f} ref_name={ref_name} "
               f"unit=TFLOP/s ratio={tf['ts'] / tf[ref_name]:.3f}")
     print(f"clock {name} sm_mhz {clk.text()} ms ts={t['ts']:.3f} " + " ".join(f"{n}={t[n]:.3f}" for n in fns if n != "ts"))
     lib.l.ts_attn_destroy(plan)
 
 
+VARLEN_TOKENS, VARLEN_H, VARLEN_D = 16384, 16, 128
+
+
+def varlen_lengths(seed, shortest, longest, total=VARLEN_TOKENS):
+    """Uniform lengths from a fixed seed, the last one cut so they add up to total."""
+    r = random.Random(seed)
+    lens = []
+    while sum(lens) < total:
+        lens.append(r.randint(shortest, longest))
+    lens[-1] -= sum(lens) - total  # stays >= 1: the sum before it was below total
+    return lens
+
+
+# ~16 sequences of 1..2048, ~4 of 1..8192, and one short sequence where per-call overhead shows
+VARLEN = [varlen_lengths(2026, 1, 2048), varlen_lengths(2027, 1, 8192), [256]]
+
+
+def load_ext(lib_path):
+    """The torch extension (ts_attention.py beside this file), or None with the reason printed."""
+    try:
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import ts_attention
+        ts_attention.load(lib_path)
+        return ts_attention
+    except Exception as e:  # the bench still times the raw plan against torch
+        print(f"ext unavailable, ts_ext not timed: {type(e).__name__}: {str(e).strip().splitlines()[-1][:300]}")
+        return None
+
+
+def varlen_refs(q, k, v, cu, cu_dev, causal):
+    """torch's varlen forward entry points by name, each kept if it runs once. Both are private
+    aten ops (the ones torch.nn.attention.varlen calls) with packed [T, H, D] and int32
+    cumulative lengths on the GPU; their outputs are checked against float32 by the caller."""
+    L = max(b - a for a, b in zip(cu, cu[1:]))
+    cands = {
+        "flash_varlen": lambda: torch.ops.aten._flash_attention_forward(q, k, v, cu_dev, cu_dev, L, L, 0.0, causal,
+                                                                        False)[0],
+        "cudnn_varlen": lambda: torch.ops.aten._cudnn_attention_forward(q, k, v, None, cu_dev, cu_dev, L, L, True, 0.0,
+                                                                        causal, False)[0],
+    }
+    refs = {}
+    for name, f in cands.items():
+        try:
+            refs[name] = (f, f())
+            torch.cuda.synchronize()
+        except Exception as e:
+            print(f"skip ref {name}: {type(e).__name__}: {str(e).strip().splitlines()[0][:200]}")
+    if not refs:  # no varlen entry point: one SDPA cuDNN call per sequence (len(cu) - 1 launches)
+        def loop():
+            o = torch.empty_like(q)
+            with sdpa_kernel([SDPBackend.CUDNN_ATTENTION]):
+                for a, b in zip(cu, cu[1:]):
+                    if b > a:
+                        t = [x[a:b].transpose(0, 1)[None] for x in (q, k, v)]
+                        o[a:b] = F.scaled_dot_product_attention(*t, is_causal=causal)[0].transpose(0, 1)
+            return o
+        refs["cudnn_loop"] = (loop, loop())
+    return refs
+
+
+def host_us(f, n=100):
+    """Host microseconds per call of f, launches not waited for (the queue holds n of them)."""
+    f()
+    torch.cuda.synchronize()
+    t0 = time.perf_counter()
+    for _ in range(n):
+        f()
+    t1 = time.perf_counter()
+    torch.cuda.synchronize()
+    return (t1 - t0) / n * 1e6
+
+
+def run_varlen(lib, ext, lens, causal, mode):
+    H, D = VARLEN_H, VARLEN_D
+    cu = [0]
+    for n in lens:
+        cu.append(cu[-1] + n)
+    T = cu[-1]
+    name = f"varlen{len(lens)}x{H}x{T}x{D}{'c' if causal else ''}"
+    torch.manual_seed(len(lens) * 7919 + T + int(causal))
+    q, k, v = (torch.randn(T, H, D, device="cuda", dtype=torch.bfloat16) for _ in range(3))
+    o = torch.full((T, H, D), float("nan"), device="cuda", dtype=torch.bfloat16)
+    lse = torch.full((H, T), float("nan"), device="cuda", dtype=torch.float32)
+    plan = lib.plan(q, k, v, o, lse, cu, H, H, D, causal, mode)
+    stream = torch.cuda.current_stream().cuda_stream
+    ts_run = lambda: lib.l.ts_attn_run(plan, stream)  # noqa: E731
+    ts_run()
+    cu_cpu, cu_dev = torch.tensor(cu, dtype=torch.int32), torch.tensor(cu, dtype=torch.int32, device="cuda")
+    refs = varlen_refs(q, k, v, cu, cu_dev, causal)
+    ok = bool(torch.isfinite(o).all())
+    # float32 checks: the first, the last, the shortest and the longest sequence
+    picks = sorted({0, len(lens) - 1, lens.index(min(lens)), lens.index(max(lens))})
+    worst_ref = {n: 0.0 for n in refs}
+    for i in picks:
+        a, b = cu[i], cu[i + 1]
+        r, rl = reference_seq(q[a:b], k[a:b], v[a:b], causal)
+        e_ts = (o[a:b].float() - r).abs().max().item()
+        e_lse = (lse[:, a:b] - rl).abs().max().item()
+        e_refs = {n: (ro[a:b].float() - r).abs().max().item() for n, (_, ro) in refs.items()}
+        for n, e in e_refs.items():
+            worst_ref[n] = max(worst_ref[n], e)
+        best = min(e_refs.values()) if e_refs else 1e-2
+        ok &= e_ts <= 2 * best + 2e-3 and e_lse <= 1e-3 * (1 + rl.abs().max().item())
+        print(f"check{tag(mode)} {name} seq={i} L={b - a}: max|ts-f32|={e_ts:.2e} " +
+              " ".join(f"max|{n}-f32|={e:.2e}" for n, e in e_refs.items()) + f" max|lse-f32|={e_lse:.2e}")
+    for n in [n for n, e in worst_ref.items() if e > 3e-2]:
+        print(f"skip ref {n}: max|{n}-f32|={worst_ref[n]:.2e} on the checked sequences")
+        del refs[n]
+    for n, (_, ro) in refs.items():
+        d_all = (o.float() - ro.float()).abs().max().item()
+        ok &= d_all <= 3e-2
+        print(f"check{tag(mode)} {name}: max|ts-{n}| over all of O = {d_all:.2e}")
+    fns = {"ts": ts_run}
+    if ext is not None:
+        ext_run = lambda: ext.forward(q, k, v, causal=causal, cu_seqlens=cu_cpu, mode=mode)  # noqa: E731
+        o_ext, lse_ext = ext_run()
+        same = torch.equal(o_ext, o) and torch.equal(lse_ext, lse)
+        ok &= same
+        print(f"check{tag(mode)} {name}: ts_attention.forward {'equals' if same else 'DIFFERS from'} the raw launch")
+        del o_ext, lse_ext
+        fns["ts_ext"] = ext_run
+    print(f"check{tag(mode)} {name}: {'PASS' if ok else 'FAIL'}")
+    if ok:
+        for n, (f, _) in refs.items():
+            fns[n] = f
+        flops = sum(4.0 * H * L * L * D for L in lens) * (0.5 if causal else 1.0)
+        with Clock() as clk:
+            t = timed(fns)
+        tf = {n: flops / (ms * 1e-3) / 1e12 for n, ms in t.items()}
+        for n in refs:
+            print(f"bench attention{tag(mode)} size={name} ts={tf['ts']:.1f} ref={tf[n]:.1f} ref_name={n} "
+                  f"unit=TFLOP/s ratio={tf['ts'] / tf[n]:.3f}")
+        print(f"clock {name} sm_mhz {clk.text()} ms " + " ".join(f"{n}={ms:.4f}" for n, ms in t.items()))
+        if ext is not None:
+            c0 = ext.cache_info()
+            h_raw, h_ext = host_us(ts_run), host_us(fns["ts_ext"])
+            c1 = ext.cache_info()
+            # one call that misses the plan cache: verification + plan upload + syncs + the kernel
+            ext.clear_cache()
+            t0 = time.perf_counter()
+            ext_run()
+            torch.cuda.synchronize()
+            miss_ms = (time.perf_counter() - t0) * 1e3
+            print(f"ext attention{tag(mode)} size={name} raw={tf['ts']:.1f} ext={tf['ts_ext']:.1f} unit=TFLOP/s "
+                  f"gpu_us_per_call raw={t['ts'] * 1e3:.1f} ext={t['ts_ext'] * 1e3:.1f} "
+                  f"host_us_per_call raw={h_raw:.1f} ext={h_ext:.1f} "
+                  f"cache_hits={c1['hits'] - c0['hits']} cache_misses={c1['misses'] - c0['misses']} "
+                  f"miss_ms={miss_ms:.1f}")
+    torch.cuda.synchronize()
+    lib.l.ts_attn_destroy(plan)
+
+
 def main():
     lib = Lib(sys.argv[1])
-    quick = len(sys.argv) > 2 and sys.argv[2] == "quick"
+    what = set((sys.argv[2] if len(sys.argv) > 2 else "full").split(","))
     print(f"device {torch.cuda.get_device_name()} torch {torch.__version__} cudnn {torch.backends.cudnn.version()}")
-    shapes = SHAPES[:2] if quick else SHAPES
+    shapes = SHAPES if "full" in what else SHAPES[:2]
     modes = [int(m) for m in sys.argv[3].split(",")] if len(sys.argv) > 3 else [2, 1, 0]
-    for shared in modes:  # bench attention_overlap / attention_shared / attention lines
-        for causal in (False, True):
-            for (B, H, S, D) in shapes:
-                run_shape(lib, B, H, S, D, causal, shared=shared)
-        run_shape(lib, 4, 32, 4096, 128, True, hkv=8, shared=shared)  # GQA 4:1 (SDPA enable_gqa)
+    if what & {"quick", "full"}:
+        for shared in modes:  # bench attention_overlap / attention_shared / attention lines
+            for causal in (False, True):
+                for (B, H, S, D) in shapes:
+                    run_shape(lib, B, H, S, D, causal, shared=shared)
+            run_shape(lib, 4, 32, 4096, 128, True, hkv=8, shared=shared)  # GQA 4:1 (SDPA enable_gqa)
+    if "varlen" in what:
+        ext = load_ext(sys.argv[1])
+        print("varlen lengths " + " | ".join(",".join(map(str, lens)) for lens in VARLEN))
+        for mode in modes:
+            for causal in (False, True):
+                for lens in VARLEN:
+                    run_varlen(lib, ext, lens, causal, mode)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,87 @@
+"""TS forward attention from PyTorch (docs/attention-torch.md).
+
+Builds once (torch.utils.cpp_extension.load, ninja) and loads the extension in torch_ext/,
+which links the prebuilt libts_attention.so and calls its C API; TS's CUDA code is not
+compiled here. Needs torch with CUDA; nothing in CMake or ctest imports this file.
+
+    import ts_attention
+    ts_attention.load("/path/to/libts_attention.so")  # optional: else $TS_ATTENTION_LIB, else beside this file
+    o, lse = ts_attention.forward(q, k, v, causal=True)      # q [B, S, Hq, D], k, v [B, S, Hkv, D]
+    o, lse = ts_attention.forward(q, k, v, cu_seqlens=cu)    # q [T, Hq, D],    k, v [T, Hkv, D]
+
+bf16 in and out, head dim 64/128/256, scale 1/sqrt(D); lse float32 in natural log,
+[B, Hq, S] (a strided view) or [Hq, T]. Forward only: the outputs carry no autograd graph.
+"""
+import os
+
+import torch
+
+# The shared-K/V schedule: the fastest one measured on the H200 (docs/attention.md). mode is
+# passed to the library unchanged, so values the library adds later work without edits here.
+DEFAULT_MODE = 1
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+_ext = None
+
+
+def load(lib_path=None, build_dir=None, verbose=False):
+    """Build (if needed) and import the extension linked against lib_path; returns the module.
+
+    lib_path: libts_attention.so (default $TS_ATTENTION_LIB, else the file beside this one).
+    build_dir: where ninja builds (default $TS_ATTENTION_BUILD, else torch's extensions dir).
+    The library's folder goes into the extension's rpath, so keep the library there.
+    """
+    global _ext
+    if _ext is not None:
+        return _ext
+    from torch.utils.cpp_extension import load as cpp_load  # imported late: it pulls in setuptools
+
+    lib = os.path.abspath(lib_path or os.environ.get("TS_ATTENTION_LIB") or os.path.join(_HERE, "libts_attention.so"))
+    if not os.path.isfile(lib):
+        raise FileNotFoundError(f"ts_attention: {lib} not found (pass lib_path= or set TS_ATTENTION_LIB)")
+    lib_dir, lib_name = os.path.split(lib)
+    src = os.path.join(_HERE, "torch_ext")
+    kwargs = {}
+    build_dir = build_dir or os.environ.get("TS_ATTENTION_BUILD")
+    if build_dir:
+        os.makedirs(build_dir, exist_ok=True)
+        kwargs["build_directory"] = build_dir
+    _ext = cpp_load(
+        name="ts_attention_ext",
+        sources=[os.path.join(src, "ts_attention_ext.cpp")],
+        extra_include_paths=[src],
+        extra_cflags=["-O2"],
+        # -l:<file> links that exact file; the rpath lets the dynamic loader find it again.
+        extra_ldflags=[f"-L{lib_dir}", f"-l:{lib_name}", f"-Wl,-rpath,{lib_dir}"],
+        with_cuda=True,  # CUDA include/library paths for ATen/cuda and c10/cuda; no nvcc step
+        verbose=verbose,
+        **kwargs,
+    )
+    return _ext
+
+
+def forward(q, k, v, causal=False, cu_seqlens=None, mode=DEFAULT_MODE):
+    """O = softmax(Q K^T / sqrt(D) [+ causal mask]) V and its log-sum-exp.
+
+    Without cu_seqlens: q [B, S, Hq, D], k, v [B, S, Hkv, D] -> o [B, S, Hq, D], lse [B, Hq, S].
+    With cu_seqlens (int32, CPU or q's device, [N + 1], 0 first, non-decreasing, last = T):
+    q [T, Hq, D], k, v [T, Hkv, D] -> o [T, Hq, D], lse [Hq, T]. Sequence i is tokens
+    cu_seqlens[i] .. cu_seqlens[i + 1] of q, k and v alike. A CUDA cu_seqlens is copied to the
+    host, which waits for the current stream; pass a CPU tensor (or a list) to avoid that.
+    Runs on torch's current CUDA stream of q's device.
+    """
+    ext = load()
+    if cu_seqlens is not None and not isinstance(cu_seqlens, torch.Tensor):
+        cu_seqlens = torch.tensor(list(cu_seqlens), dtype=torch.int32)
+    return ext.forward(q, k, v, bool(causal), cu_seqlens, int(mode))
+
+
+def cache_info():
+    """The plan cache: {'hits', 'misses', 'size', 'capacity'} (a miss verifies a new plan)."""
+    hits, misses, size, capacity = load().cache_info()
+    return {"hits": hits, "misses": misses, "size": size, "capacity": capacity}
+
+
+def clear_cache():
+    """Destroy every cached plan (synchronizes the device first)."""
+    load().clear_cache()
