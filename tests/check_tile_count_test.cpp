@@ -188,6 +188,12 @@ TEST(CheckTileCount, PingPongGemmIsProvedForEveryTileCount) {
   EXPECT_EQ(r.verdict, ts::Verdict::Safe) << r.report;
   EXPECT_NE(r.report.find(kEveryTile), std::string::npos) << r.report;
   EXPECT_NE(r.report.find("checked every domain length k = 1..14"), std::string::npos) << r.report;
+  // The same schedules under the dynamic scheduler (a scheduler warp hands out the pairs).
+  auto d = ts::check::run_exhaustive(
+      gemm::pingpong::make_gemm_pingpong(p, nullptr, ts::GlobalCounterScheduler{nullptr, nullptr}, quiet()).model());
+  EXPECT_EQ(d.verdict, ts::Verdict::Safe) << d.report;
+  EXPECT_NE(d.report.find(kEveryTile), std::string::npos) << d.report;
+  EXPECT_NE(d.report.find("checked every domain length k = 1..14"), std::string::npos) << d.report;
 }
 
 }  // namespace

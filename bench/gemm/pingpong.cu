@@ -1,6 +1,7 @@
 // bench/gemm ping-pong: the two TS GEMM shapes (cooperative 128 x 256 tiles; ping-pong
 // 128 x 128 tiles per math warp group on one shared 6-stage ring) against cuBLAS, side by side in one
-// process on fresh random inputs per shape (events, warm-up, medians); the ping-pong
+// process on fresh random inputs per shape (events, warm-up, medians), the ping-pong one also
+// under the dynamic scheduler (`bench gemm_pingpong_dynamic`, ratio against static); every
 // result is checked against cuBLAS. Prints which shape is faster per problem and which
 // gemm::choose_shape picks: the data behind docs/gemm.md, "Choosing the shape".
 #include <cstdio>
@@ -36,6 +37,7 @@ int main(int argc, char** argv) {
     gemm::Problem prob{s.m, s.n, s.k, maps, maps + 1, reinterpret_cast<uint16_t*>(d), maps + 2};
     auto coop = bench::prepare_ts_gemm(prob, prop.multiProcessorCount, false);
     auto pp = bench::prepare_ts_gemm_pingpong(prob, maps + 3, prop.multiProcessorCount, first);
+    auto pp_dyn = bench::prepare_ts_gemm_pingpong_dynamic(prob, maps + 3, prop.multiProcessorCount);
     first = false;
     bench::cublas_gemm(h, a, b, ref, s.m, s.n, s.k);
     bench::poison_bf16<<<1024, 256>>>(d, nd);
@@ -47,20 +49,30 @@ int main(int argc, char** argv) {
     coop.launch();
     BENCH_CHECK(cudaDeviceSynchronize());
     double err_coop = bench::relative_error(d, ref, nd);
-    auto [ms_ref, ms_coop, ms_pp] = bench::interleaved_median_ms(
-        5, 20, [&] { bench::cublas_gemm(h, a, b, ref, s.m, s.n, s.k); }, [&] { coop.launch(); }, [&] { pp.launch(); });
+    bench::poison_bf16<<<1024, 256>>>(d, nd);
+    pp_dyn->launch();
+    BENCH_CHECK(cudaDeviceSynchronize());
+    double err_dyn = bench::relative_error(d, ref, nd);
+    auto [ms_ref, ms_coop, ms_pp, ms_dyn] = bench::interleaved_median_ms(
+        5, 20, [&] { bench::cublas_gemm(h, a, b, ref, s.m, s.n, s.k); }, [&] { coop.launch(); }, [&] { pp.launch(); },
+        [&] { pp_dyn->launch(); });
     BENCH_CHECK(cudaGetLastError());
     double flop = 2.0 * s.m * s.n * s.k;
     double tf_ref = flop / ms_ref / 1e9, tf_coop = flop / ms_coop / 1e9, tf_pp = flop / ms_pp / 1e9;
+    double tf_dyn = flop / ms_dyn / 1e9;
     std::printf("bench gemm_pingpong size=%dx%dx%d ts=%.1f ref=%.1f ref_name=cublas unit=TFLOP/s ratio=%.3f\n", s.m,
                 s.n, s.k, tf_pp, tf_ref, tf_pp / tf_ref);
     std::printf("bench gemm_cooperative size=%dx%dx%d ts=%.1f ref=%.1f ref_name=cublas unit=TFLOP/s ratio=%.3f\n",
                 s.m, s.n, s.k, tf_coop, tf_ref, tf_coop / tf_ref);
+    std::printf("bench gemm_pingpong_dynamic size=%dx%dx%d ts=%.1f ref=%.1f ref_name=static unit=TFLOP/s ratio=%.3f\n",
+                s.m, s.n, s.k, tf_dyn, tf_pp, tf_dyn / tf_pp);
     std::printf("shape gemm size=%dx%dx%d faster=%s pingpong_over_cooperative=%.3f heuristic=%s\n", s.m, s.n, s.k,
                 tf_pp > tf_coop ? "pingpong" : "cooperative", tf_pp / tf_coop,
                 gemm::to_string(gemm::choose_shape(prob, prop.multiProcessorCount)));
-    std::printf("check gemm_pingpong size=%dx%dx%d err_vs_cublas=%.2e err_cooperative_vs_cublas=%.2e %s\n", s.m, s.n,
-                s.k, err_pp, err_coop, (err_pp < 1e-2 && err_coop < 1e-2) ? "OK" : "MISMATCH");
+    std::printf("check gemm_pingpong size=%dx%dx%d err_vs_cublas=%.2e err_dynamic_vs_cublas=%.2e "
+                "err_cooperative_vs_cublas=%.2e %s\n",
+                s.m, s.n, s.k, err_pp, err_dyn, err_coop,
+                (err_pp < 1e-2 && err_dyn < 1e-2 && err_coop < 1e-2) ? "OK" : "MISMATCH");
     BENCH_CHECK(cudaFree(maps));
   }
   BENCH_CUBLAS(cublasDestroy(h));

@@ -53,13 +53,15 @@ constexpr int kTileM = 128, kTileN = 128;  // one warp group's tile (two m64n128
 constexpr int kStages = 6;
 constexpr int kBytesA = kTileM * kTileK * 2, kBytesB = kTileN * kTileK * 2;
 
-// Static persistent queue over pairs of tiles (num_tiles = pairs): the grouped raster over
-// 256 x 128 blocks. A pair's tile: coord[0] = the tile row of half 0, coord[1] = the tile
-// column, coord[2] = 1 when half 1 (tile row coord[0] + 1) exists.
-struct PairQueue : ts::WorkQueue {
+// Persistent queue over pairs of tiles (num_tiles = pairs) under scheduler S (static, or
+// the dynamic global-counter one: a scheduler warp hands pairs out in index order): the
+// grouped raster over 256 x 128 blocks. A pair's tile: coord[0] = the tile row of half 0,
+// coord[1] = the tile column, coord[2] = 1 when half 1 (tile row coord[0] + 1) exists.
+template <class S>
+struct PairQueueOf : ts::WorkQueueOf<S> {
   int tiles_m = 0, tiles_n = 0;  // in 128 x 128 tiles
   TS_HD ts::WorkTile make_tile(int p) const {
-    ts::WorkTile w = grouped_tile(p, num_tiles, (tiles_m + 1) / 2, tiles_n);
+    ts::WorkTile w = grouped_tile(p, this->num_tiles, (tiles_m + 1) / 2, tiles_n);
     w.coord[0] *= 2;
     w.coord[2] = w.coord[0] + 1 < tiles_m ? 1 : 0;
     return w;
@@ -68,6 +70,7 @@ struct PairQueue : ts::WorkQueue {
   TS_HD static int row_of(ts::WorkTile const& pair, int h) { return pair.coord[0] + h; }
   TS_HD static int col_of(ts::WorkTile const& pair) { return pair.coord[1]; }
 };
+using PairQueue = PairQueueOf<ts::StaticScheduler>;
 
 inline constexpr char const* kHalf1Key = "half1";
 

@@ -18,10 +18,14 @@ inline int pairs(Problem const& p) { return (tiles_m(p) + 1) / 2 * tiles_n(p); }
 // p.map_a: A (M x K) in 128 x 64 boxes (the cooperative shape's map); map_b_128: B (N x K)
 // in 128 x 64 boxes; p.map_d: D in 64 x 64 boxes (required, on the emulator too: the
 // epilogue is the TMA store on both; a ts::arch::TensorMap2D there). kOrder = false leaves out
-// the order barrier (the checker's counterexample; tests only).
-template <bool kOrder = true>
-inline auto make_gemm_pingpong(Problem const& p, void const* map_b_128, ts::Options o = {}) {
-  PairQueue q;
+// the order barrier (the checker's counterexample; tests only). S: the tile scheduler, as
+// for gemm::make_gemm: static (the default) or ts::GlobalCounterScheduler{counter, scratch}
+// (its scheduler warp is warp 1, at 40 registers beside the TMA warp).
+template <bool kOrder = true, class S>
+  requires requires { S::is_dynamic; }
+inline auto make_gemm_pingpong(Problem const& p, void const* map_b_128, S const& sched, ts::Options o = {}) {
+  PairQueueOf<S> q;
+  static_cast<S&>(q) = sched;
   q.num_tiles = pairs(p);
   q.tiles_m = tiles_m(p);
   q.tiles_n = tiles_n(p);
@@ -47,14 +51,22 @@ inline auto make_gemm_pingpong(Problem const& p, void const* map_b_128, ts::Opti
       ts::with_registers<232>(Math0Schedule<kOrder>{}), order, smem, acc0, d0, halves, wq);
   auto math1 = ts::Task("Math1").warps(8, 4).reads(order, smem, acc1, halves, wq).writes(acc1, d1).schedule(
       ts::with_registers<232>(Math1Schedule<kOrder>{}), order, smem, acc1, d1, halves, wq);
-  return ts::TaskManager(ts::tasks(load, math0, math1),
-                         ts::DependencyGraph{{smem, {gmem, halves}},
-                                             {acc0, {smem}},
-                                             {acc1, {smem}},
-                                             {d0, {acc0}},
-                                             {d1, {acc1}},
-                                             {order, {order}}},
-                         o);
+  return std::apply(
+      [&](auto const&... scheduler) {
+        return ts::TaskManager(ts::tasks(load, scheduler..., math0, math1),
+                               ts::DependencyGraph{{smem, {gmem, halves}},
+                                                   {acc0, {smem}},
+                                                   {acc1, {smem}},
+                                                   {d0, {acc0}},
+                                                   {d1, {acc1}},
+                                                   {order, {order}}},
+                               o);
+      },
+      ts::scheduler_tasks<40>(wq, 1));
+}
+template <bool kOrder = true>
+inline auto make_gemm_pingpong(Problem const& p, void const* map_b_128, ts::Options o = {}) {
+  return make_gemm_pingpong<kOrder>(p, map_b_128, ts::StaticScheduler{}, o);
 }
 
 // Which shape to run: gemm::choose_shape (gemm_shape_choice.hpp, docs/gemm.md "Choosing
