@@ -5,6 +5,7 @@
 #include <memory>
 #include <utility>
 
+#include "dynamic_run.cuh"
 #include "gemm/gemm_manager.hpp"
 #include "ts/runtime/cuda/launch.cuh"
 
@@ -47,29 +48,13 @@ inline TsGemmColA<RowB> prepare_ts_gemm_colmajor_a(gemm::Problem const& p, int s
 }
 
 // The same tile bodies under the dynamic (global-counter) scheduler.
-struct TsGemmDynamic {
-  std::unique_ptr<GemmManagerOf<gemm::KMajorAB, ts::GlobalCounterScheduler>> tm;
-  unsigned* counter = nullptr;
-  ts::QueueResponse* scratch = nullptr;
-  int grid = 0;
-  void launch(cudaStream_t st = 0) const {
-    ts::cuda::reset_queue(counter, st);
-    ts::cuda::launch<ts::cuda::TaskRegisterBudgets<384>>(*tm, grid, st);
-  }
-  ~TsGemmDynamic() {
-    cudaFree(counter);
-    cudaFree(scratch);
-  }
-};
+using TsGemmDynamic = DynamicRun<GemmManagerOf<gemm::KMajorAB, ts::GlobalCounterScheduler>>;
 
 inline std::unique_ptr<TsGemmDynamic> prepare_ts_gemm_dynamic(gemm::Problem const& p, int sms) {
   auto g = std::make_unique<TsGemmDynamic>();
-  int tiles = p.tiles_m() * p.tiles_n();
-  g->grid = tiles < sms ? tiles : sms;
-  cudaMalloc(&g->counter, sizeof(unsigned));
-  cudaMalloc(&g->scratch, sizeof(ts::QueueResponse) * size_t(g->grid) * ts::kQueueMaxStages);
+  auto sched = g->allocate(p.tiles_m() * p.tiles_n(), sms);
   g->tm = std::make_unique<GemmManagerOf<gemm::KMajorAB, ts::GlobalCounterScheduler>>(
-      gemm::make_gemm(p, ts::GlobalCounterScheduler{g->counter, g->scratch}, ts::Options{.verbose = false}));
+      gemm::make_gemm(p, sched, ts::Options{.verbose = false}));
   g->tm->print_and_verify();
   return g;
 }

@@ -3,6 +3,7 @@
 #include <memory>
 #include <utility>
 
+#include "dynamic_run.cuh"
 #include "gemm/gemm_pingpong_manager.hpp"
 #include "ts/runtime/cuda/launch.cuh"
 
@@ -34,30 +35,14 @@ inline TsGemmPingPong prepare_ts_gemm_pingpong(gemm::Problem const& p, void cons
 using PingPongDynamicManager = decltype(gemm::pingpong::make_gemm_pingpong(
     std::declval<gemm::Problem const&>(), nullptr, std::declval<ts::GlobalCounterScheduler const&>()));
 
-struct TsGemmPingPongDynamic {
-  std::unique_ptr<PingPongDynamicManager> tm;
-  unsigned* counter = nullptr;
-  ts::QueueResponse* scratch = nullptr;
-  int grid = 0;
-  void launch(cudaStream_t st = 0) const {
-    ts::cuda::reset_queue(counter, st);
-    ts::cuda::launch<ts::cuda::TaskRegisterBudgets<384>>(*tm, grid, st);
-  }
-  ~TsGemmPingPongDynamic() {
-    cudaFree(counter);
-    cudaFree(scratch);
-  }
-};
+using TsGemmPingPongDynamic = DynamicRun<PingPongDynamicManager>;
 
 inline std::unique_ptr<TsGemmPingPongDynamic> prepare_ts_gemm_pingpong_dynamic(gemm::Problem const& p,
                                                                                void const* map_b_128, int sms) {
   auto g = std::make_unique<TsGemmPingPongDynamic>();
-  int pairs = gemm::pingpong::pairs(p);
-  g->grid = pairs < sms ? pairs : sms;
-  cudaMalloc(&g->counter, sizeof(unsigned));
-  cudaMalloc(&g->scratch, sizeof(ts::QueueResponse) * size_t(g->grid) * ts::kQueueMaxStages);
-  g->tm = std::make_unique<PingPongDynamicManager>(gemm::pingpong::make_gemm_pingpong(
-      p, map_b_128, ts::GlobalCounterScheduler{g->counter, g->scratch}, ts::Options{.verbose = false}));
+  auto sched = g->allocate(gemm::pingpong::pairs(p), sms);
+  g->tm = std::make_unique<PingPongDynamicManager>(
+      gemm::pingpong::make_gemm_pingpong(p, map_b_128, sched, ts::Options{.verbose = false}));
   g->tm->print_and_verify();
   return g;
 }
