@@ -34,6 +34,17 @@ constexpr int kEntryRegisters = 65536 / 384 / 8 * 8;  // 168: __launch_bounds__(
 static_assert(kLoadRegisters + 2 * kMathRegisters <= 3 * kEntryRegisters,
               "attention: the budgets exceed the registers the CTA holds at entry");
 
+// Under a dynamic scheduler the load warp also carries the response ring's stage and phase
+// through its K/V loop, and the pair shape's load at D = 256 (four 64-column boxes per K and
+// per V block, for two heads) spilled 4 B at 40 (ptxas); at 48 it is clean, and its math at
+// 224 too. Every other kernel keeps 40 / 232 (the static ones unchanged).
+template <int D, class Shape, class S>
+struct Budgets {
+  static constexpr int load = S::is_dynamic && Shape::kPair && D == 256 ? 48 : kLoadRegisters;
+  static constexpr int math = (3 * kEntryRegisters - load) / 2 / 8 * 8;
+  static_assert(load + 2 * math <= 3 * kEntryRegisters, "attention: the budgets exceed the registers at entry");
+};
+
 // A shape's tile queue: `tiles` tiles over the plan, under scheduler `sched` (its state: none
 // for the static one, a global counter's counter and scratch).
 template <class Q, class S>
@@ -52,7 +63,7 @@ inline Q tile_queue(Plan const& plan, int tiles, S const& sched) {
 // (Shape::scores(half)); Load, C0, C1 are the schedules; kOrder: whether the groups pass
 // the order barrier (a graph self-edge and a resource the groups read and write). S is the
 // tile scheduler: a dynamic one brings its scheduler task, on warp 1 of the load warp group
-// (idle otherwise) at the load budget; the data tasks' schedules are the same for all.
+// (idle otherwise) at the load budget (Budgets); the data tasks' schedules are the same for all.
 template <int D, class Shape, bool kOrder, class Load, class C0, class C1, class S = ts::StaticScheduler>
 inline auto build_attention(Problem const& p, ts::Options o, S const& sched = {}) {
   auto out = [&](int half) {
@@ -88,8 +99,9 @@ inline auto build_attention(Problem const& p, ts::Options o, S const& sched = {}
   auto o0 = ts::resource("o0", out(0));
   auto o1 = ts::resource("o1", out(1));
   auto order = ts::resource("order", MathOrder{});
+  using B = Budgets<D, Shape, S>;
   auto load = ts::Task("Load").warps(0, 1).reads(gmem, wq).writes(q_smem, k_smem, v_smem).schedule(
-      ts::with_registers<kLoadRegisters>(Load{}), gmem, q_smem, k_smem, v_smem, wq);
+      ts::with_registers<B::load>(Load{}), gmem, q_smem, k_smem, v_smem, wq);
   auto g0 = ts::Task("Group0").warps(4, 4);
   auto g1 = ts::Task("Group1").warps(8, 4);
   if constexpr (kOrder) {
@@ -99,14 +111,14 @@ inline auto build_attention(Problem const& p, ts::Options o, S const& sched = {}
     g0.reads(q_smem, k_smem, v_smem, s0, acc0, wq).writes(s0, acc0, o0);
     g1.reads(q_smem, k_smem, v_smem, s1, acc1, wq).writes(s1, acc1, o1);
   }
-  auto c0 = g0.schedule(ts::with_registers<kMathRegisters>(C0{}), order, q_smem, k_smem, v_smem, s0, acc0, o0, wq);
-  auto c1 = g1.schedule(ts::with_registers<kMathRegisters>(C1{}), order, q_smem, k_smem, v_smem, s1, acc1, o1, wq);
+  auto c0 = g0.schedule(ts::with_registers<B::math>(C0{}), order, q_smem, k_smem, v_smem, s0, acc0, o0, wq);
+  auto c1 = g1.schedule(ts::with_registers<B::math>(C1{}), order, q_smem, k_smem, v_smem, s1, acc1, o1, wq);
   ts::DependencyGraph graph{{q_smem, {gmem}}, {k_smem, {gmem}}, {v_smem, {gmem}}, {s0, {q_smem, k_smem}},
                             {s1, {q_smem, k_smem}}, {acc0, {s0, v_smem}}, {acc1, {s1, v_smem}}, {o0, {acc0}},
                             {o1, {acc1}}};
   if constexpr (kOrder) graph.edges.push_back({order, {order}});
   return std::apply([&](auto const&... scheduler) { return ts::TaskManager(ts::tasks(load, scheduler..., c0, c1), graph, o); },
-                    ts::scheduler_tasks<kLoadRegisters>(wq, 1));
+                    ts::scheduler_tasks<B::load>(wq, 1));
 }
 
 // The pair shape: a tile is a pair of 64-row Q blocks, one per group.
@@ -115,6 +127,7 @@ struct PairShape {
   using QRing = attn::QRing<D>;
   using Source = GmemQKV<D>;
   static constexpr char const* kQueueName = "pairs";
+  static constexpr bool kPair = true;
   template <class S>
   static PairQueueOf<S> queue(Problem const& p, S const& sched) {
     return tile_queue<PairQueueOf<S>>(p.plan, p.pairs(), sched);

@@ -228,6 +228,7 @@ struct SharedShape {
   using QRing = shared::QRing<D>;
   using Source = SourceQKV<D>;
   static constexpr char const* kQueueName = "tiles";
+  static constexpr bool kPair = false;
   template <class S>
   static HeadTileQueueOf<S> queue(Problem const& p, S const& sched) {
     return tile_queue<HeadTileQueueOf<S>>(p.plan, p.plan.num_blocks * p.plan.hq, sched);
