@@ -35,7 +35,7 @@ LIST
 fi
 if [ "$stage" = all ] || [ "$stage" = bench ]; then
   # bench_attention.py names modes 0-2 only (TAGS); the dynamic ones get their names here.
-  timeout 420 python3 -c "
+  timeout ${BENCH_TIMEOUT:-560} python3 -c "
 import sys; sys.argv = ['bench_attention.py', './libts_attention.so', '${BENCH_SIZE:-full}', '${MODES_BENCH:-10,2,9,1}']
 import bench_attention as b
 for m, t in {8: '_dynamic', 9: '_shared_dynamic', 10: '_overlap_dynamic'}.items(): b.TAGS.setdefault(m, t)
