@@ -2,8 +2,11 @@
 // host reference (attn::HostAttention::check), or only runs it (for compute-sanitizer).
 //   ts_attention_check D hq hkv causal check|run seqlen...     e.g. 128 4 2 1 check 200 37 128
 //   ts_attention_check D hq hkv causal run many N L            N sequences of L tokens
-// TS_ATTN_SHARED=1 in the environment runs the shared-K/V schedule instead of the pair one,
-// TS_ATTN_SHARED=2 the shared-K/V schedule with intra-warpgroup overlap.
+// TS_ATTN_SHARED=<mode> in the environment picks the schedule (ts_attention.cuh): 0 (or
+// unset) the pair one, 1 the shared-K/V one, 2 shared-K/V with intra-warpgroup overlap;
+// mode + 8 (8, 9, 10) the same under the dynamic global-counter scheduler. The run is
+// launched twice, the second time over NaN-filled outputs, so a dynamic plan also shows that
+// its counter is reset per launch (a second launch from a spent counter would write nothing).
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -17,7 +20,7 @@ template <int D>
 int run(attn::Shape s, bool check) {
   char const* env = std::getenv("TS_ATTN_SHARED");
   int const mode = env ? std::atoi(env) : 0;
-  bool const shared = mode != 0;
+  bool const shared = (mode & 7) != 0;
   attn::HostAttention<D> h(s, 42, shared);
   void *q, *k, *v, *o;
   float* lse;
@@ -35,10 +38,17 @@ int run(attn::Shape s, bool check) {
   auto r = bench_attn::prepare(s, q, k, v, o, lse, bench_attn::sm_count(), false, mode);
   r->launch(0);
   cuda_check(cudaDeviceSynchronize(), "kernel");
+  if (check) {  // again, from NaN outputs: the second launch must redo every tile
+    cuda_check(cudaMemcpy(o, h.o.data(), h.o.size() * 2, cudaMemcpyHostToDevice), "copy o (NaN) again");
+    cuda_check(cudaMemcpy(lse, h.lse.data(), h.lse.size() * 4, cudaMemcpyHostToDevice), "copy lse (NaN) again");
+    r->launch(0);
+    cuda_check(cudaDeviceSynchronize(), "kernel (second launch)");
+  }
   cuda_check(cudaMemcpy(h.o.data(), o, h.o.size() * 2, cudaMemcpyDeviceToHost), "copy o back");
   cuda_check(cudaMemcpy(h.lse.data(), lse, h.lse.size() * 4, cudaMemcpyDeviceToHost), "copy lse back");
-  std::printf("attention%s D=%d hq=%d hkv=%d causal=%d seqs=%zu tokens=%d tiles=%d grid=%d: ", mode == 2 ? "_overlap" : shared ? "_shared" : "",
-              D, s.hq, s.hkv, int(s.causal), s.cu_seqlens.size() - 1, h.tokens, r->pairs, r->grid);
+  char const* const names[] = {"", "_shared", "_overlap"};
+  std::printf("attention%s%s D=%d hq=%d hkv=%d causal=%d seqs=%zu tokens=%d tiles=%d grid=%d: ", names[mode & 7],
+              (mode & bench_attn::kDynamic) ? "_dynamic" : "", D, s.hq, s.hkv, int(s.causal), s.cu_seqlens.size() - 1, h.tokens, r->pairs, r->grid);
   if (!check) {
     std::printf("ran\n");
     return 0;

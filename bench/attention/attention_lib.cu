@@ -1,7 +1,8 @@
 // C entry points of the TS attention kernel for the Python bench (ctypes; no torch
 // dependency): create a verified plan for one shape (mode 0: the pair schedule, 1: the
-// shared-K/V schedule, 2: shared-K/V with intra-warpgroup overlap) over caller-owned buffers,
-// launch it on a stream, destroy it. Errors come back as text.
+// shared-K/V schedule, 2: shared-K/V with intra-warpgroup overlap; + 8: the same under the
+// dynamic global-counter scheduler, whose counter each ts_attn_run zeroes on its stream)
+// over caller-owned buffers, launch it on a stream, destroy it. Errors come back as text.
 #include <cstring>
 #include <vector>
 

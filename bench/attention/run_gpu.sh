@@ -1,20 +1,25 @@
 #!/bin/bash
-# One device call: GPU checks against the host reference, then (if they pass) the bench and
-# racecheck/synccheck. Run from a folder holding ts_attention_check, libts_attention.so (a
-# build with -DCMAKE_POSITION_INDEPENDENT_CODE=ON, target ts_attention) and bench_attention.py:
+# GPU checks against the host reference, then (if they pass) the bench and racecheck/synccheck.
+# Run from a folder holding ts_attention_check, libts_attention.so (a build with
+# -DCMAKE_POSITION_INDEPENDENT_CODE=ON, target ts_attention) and bench_attention.py:
 #   cp build-pic/bench/attention/{ts_attention_check,libts_attention.so} bench/attention/*.py DIR
-#   DIR/run_gpu.sh [checks]        (logs under $OUT)
-# MODES_CHECK, MODES_BENCH, MODES_SAN choose the schedules (0 pair, 1 shared-K/V, 2 overlap).
+#   DIR/run_gpu.sh [all|checks|bench|san]     (logs under $OUT; default all)
+# `all` may not fit one 10-minute device call with every mode: run checks, bench, san as
+# three calls (bench and san skip the checks). MODES_CHECK, MODES_BENCH, MODES_SAN choose
+# the schedules: 0 pair, 1 shared-K/V, 2 overlap; + 8 under the dynamic global-counter
+# scheduler (8, 9, 10).
 cd "$(dirname "$0")"
 OUT=${OUT:-out}
+stage=${1:-all}
 mkdir -p "$OUT"
 export PYTHONUNBUFFERED=1
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,power.limit --format=csv | tee $OUT/smi.txt
-ok=1
-while read -r args; do
-  timeout 60 ./ts_attention_check $args || ok=0
-  for mode in ${MODES_CHECK:-1 2}; do TS_ATTN_SHARED=$mode timeout 60 ./ts_attention_check $args || ok=0; done
-done <<'LIST' 2>&1
+if [ "$stage" = all ] || [ "$stage" = checks ]; then
+  ok=1
+  while read -r args; do
+    timeout 60 ./ts_attention_check $args || ok=0
+    for mode in ${MODES_CHECK:-1 2 8 9 10}; do TS_ATTN_SHARED=$mode timeout 60 ./ts_attention_check $args || ok=0; done
+  done <<'LIST' 2>&1
 64 2 2 0 check 256
 64 2 2 1 check 256
 128 4 2 1 check 200 37 128
@@ -25,14 +30,23 @@ done <<'LIST' 2>&1
 128 8 8 1 check 2048 1000
 64 6 2 1 check 513 64 1000
 LIST
-echo "checks ok=$ok"
-[ "$ok" = 1 ] || exit 1
-[ "${1:-}" = checks ] && exit 0
-timeout 420 python3 bench_attention.py ./libts_attention.so full ${MODES_BENCH:-2,1,0} 2>&1 | tee $OUT/bench.log
-for tool in racecheck synccheck; do
-  for mode in ${MODES_SAN:-0 1 2}; do  # 0: 512 pairs; 1, 2: 1024 tiles
-    if [ "$mode" = 0 ]; then a="64 2 2 1 run many 512 64"; else a="64 4 2 1 run many 256 128"; fi
-    TS_ATTN_SHARED=$mode timeout 120 compute-sanitizer --tool $tool ./ts_attention_check $a > $OUT/san_${mode}_$tool.log 2>&1
-    echo "mode $mode $tool rc=$? $(grep -E '(RACECHECK|ERROR) SUMMARY' $OUT/san_${mode}_$tool.log | tail -1)"
+  echo "checks ok=$ok"
+  [ "$ok" = 1 ] || exit 1
+fi
+if [ "$stage" = all ] || [ "$stage" = bench ]; then
+  # bench_attention.py names modes 0-2 only (TAGS); the dynamic ones get their names here.
+  timeout ${BENCH_TIMEOUT:-560} python3 -c "
+import sys; sys.argv = ['bench_attention.py', './libts_attention.so', '${BENCH_SIZE:-full}', '${MODES_BENCH:-10,2,9,1}']
+import bench_attention as b
+for m, t in {8: '_dynamic', 9: '_shared_dynamic', 10: '_overlap_dynamic'}.items(): b.TAGS.setdefault(m, t)
+b.main()" 2>&1 | tee $OUT/bench.log
+fi
+if [ "$stage" = all ] || [ "$stage" = san ]; then
+  for tool in racecheck synccheck; do
+    for mode in ${MODES_SAN:-0 1 2 9 10}; do  # pair (0, 8): 512 pairs; the others: 1024 tiles
+      if [ $((mode & 7)) = 0 ]; then a="64 2 2 1 run many 512 64"; else a="64 4 2 1 run many 256 128"; fi
+      TS_ATTN_SHARED=$mode timeout 120 compute-sanitizer --tool $tool ./ts_attention_check $a > $OUT/san_${mode}_$tool.log 2>&1
+      echo "mode $mode $tool rc=$? $(grep -E '(RACECHECK|ERROR) SUMMARY' $OUT/san_${mode}_$tool.log | tail -1)"
+    done
   done
-done
+fi

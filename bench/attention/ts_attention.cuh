@@ -8,6 +8,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include "attention/attention_host.hpp"
@@ -27,30 +28,46 @@ struct Runner {
   int grid = 0, pairs = 0;
 };
 
-// Mode 0: the pair schedule; 1: the shared-K/V schedule; 2: the shared-K/V schedule with
-// intra-warpgroup overlap (attention_shared.hpp, OverlapSchedule).
+// The schedule of mode & 7: 0 the pair schedule; 1 the shared-K/V schedule; 2 the
+// shared-K/V schedule with intra-warpgroup overlap (attention_shared.hpp, OverlapSchedule).
+// Mode + 8 (kDynamic): the same schedule under the dynamic global-counter scheduler (tiles
+// claimed in plan order, so a causal plan goes longest first), else the static one.
+constexpr int kDynamic = 8;
+constexpr bool valid_mode(int mode) { return (mode & ~kDynamic) >= 0 && (mode & ~kDynamic) <= 2; }
+
 template <int D, int Mode>
 struct Make {
-  static auto make(attn::Problem const& p, ts::Options o) {
-    if constexpr (Mode == 2)
-      return attn::shared::make_attention_shared<D, attn::shared::Variant::kCorrect, true>(p, o);
-    else if constexpr (Mode == 1)
-      return attn::shared::make_attention_shared<D>(p, o);
+  using Scheduler = std::conditional_t<(Mode & kDynamic) != 0, ts::GlobalCounterScheduler, ts::StaticScheduler>;
+  static auto make(attn::Problem const& p, Scheduler const& sched, ts::Options o) {
+    if constexpr ((Mode & 7) == 2)
+      return attn::shared::make_attention_shared<D, attn::shared::Variant::kCorrect, true>(p, sched, o);
+    else if constexpr ((Mode & 7) == 1)
+      return attn::shared::make_attention_shared<D>(p, sched, o);
     else
-      return attn::make_attention<D>(p, o);
+      return attn::make_attention<D>(p, sched, o);
   }
 };
 
 template <int D, int Mode>
 struct RunnerD : Runner {
-  using Manager = decltype(Make<D, Mode>::make(std::declval<attn::Problem const&>(), ts::Options{}));
+  static constexpr bool kDyn = (Mode & kDynamic) != 0;
+  using Manager = decltype(Make<D, Mode>::make(std::declval<attn::Problem const&>(), {}, ts::Options{}));
   std::unique_ptr<Manager> tm;
   attn::QBlock* blocks = nullptr;
   CUtensorMap* maps = nullptr;
-  void launch(cudaStream_t st) override { ts::cuda::launch<ts::cuda::TaskRegisterBudgets<384>>(*tm, grid, st); }
+  unsigned* counter = nullptr;          // dynamic: the tile counter, zeroed before every launch
+  ts::QueueResponse* scratch = nullptr;  // dynamic: grid x kQueueMaxStages staged responses
+  void launch(cudaStream_t st) override {
+    // Zeroed on the launch's own stream, so back-to-back launches (and launches on several
+    // streams of one plan, one after the other) each start from tile 0.
+    if constexpr (kDyn) ts::cuda::reset_queue(counter, st);
+    ts::cuda::launch<ts::cuda::TaskRegisterBudgets<384>>(*tm, grid, st);
+  }
   ~RunnerD() override {
     cudaFree(blocks);
     cudaFree(maps);
+    cudaFree(counter);
+    cudaFree(scratch);
   }
 };
 
@@ -60,7 +77,7 @@ template <int D, int Mode>
 std::unique_ptr<Runner> prepare_d(attn::Shape const& s, void const* q, void const* k, void const* v, void* o, float* lse,
                                   int sms, bool verbose) {
   using Dm = attn::Dims<D>;
-  constexpr bool Shared = Mode != 0;
+  constexpr bool Shared = (Mode & 7) != 0;
   int const block_m = Shared ? attn::shared::kRows : Dm::kBlockM;
   auto r = std::make_unique<RunnerD<D, Mode>>();
   auto host_blocks = attn::plan_blocks<D>(s, block_m);
@@ -92,29 +109,39 @@ std::unique_ptr<Runner> prepare_d(attn::Shape const& s, void const* q, void cons
   p.map_v = r->maps + 2;
   p.o = static_cast<uint16_t*>(o);
   p.lse = lse;
-  r->tm = std::make_unique<typename RunnerD<D, Mode>::Manager>(
-      Make<D, Mode>::make(p, ts::Options{.verbose = verbose, .exhaustive_check = true}));
-  auto rep = r->tm->print_and_verify();
-  if (rep.verdict != ts::Verdict::SafeAllK) throw std::runtime_error("attention schedule not proved: " + ts::to_string(rep.verdict));
   r->pairs = Shared ? p.plan.num_blocks * s.hq : p.pairs();  // work tiles
   r->grid = r->pairs < sms ? r->pairs : sms;
+  typename Make<D, Mode>::Scheduler sched{};
+  if constexpr (RunnerD<D, Mode>::kDyn) {
+    cuda_check(cudaMalloc(&r->counter, sizeof(unsigned)), "cudaMalloc tile counter");
+    cuda_check(cudaMalloc(&r->scratch, sizeof(ts::QueueResponse) * size_t(r->grid) * ts::kQueueMaxStages),
+               "cudaMalloc queue scratch");
+    sched = ts::GlobalCounterScheduler{r->counter, r->scratch};
+  }
+  r->tm = std::make_unique<typename RunnerD<D, Mode>::Manager>(
+      Make<D, Mode>::make(p, sched, ts::Options{.verbose = verbose, .exhaustive_check = true}));
+  auto rep = r->tm->print_and_verify();
+  if (rep.verdict != ts::Verdict::SafeAllK) throw std::runtime_error("attention schedule not proved: " + ts::to_string(rep.verdict));
   return r;
 }
 
 inline std::unique_ptr<Runner> prepare(attn::Shape const& s, void const* q, void const* k, void const* v, void* o,
                                        float* lse, int sms, bool verbose = false, int mode = 0) {
   attn::validate(s);
-  if (mode < 0 || mode > 2) throw std::invalid_argument("attention: mode must be 0 (pair), 1 (shared) or 2 (overlap)");
-  switch (s.head_dim * 4 + mode) {
-    case 256: return prepare_d<64, 0>(s, q, k, v, o, lse, sms, verbose);
-    case 257: return prepare_d<64, 1>(s, q, k, v, o, lse, sms, verbose);
-    case 258: return prepare_d<64, 2>(s, q, k, v, o, lse, sms, verbose);
-    case 512: return prepare_d<128, 0>(s, q, k, v, o, lse, sms, verbose);
-    case 513: return prepare_d<128, 1>(s, q, k, v, o, lse, sms, verbose);
-    case 514: return prepare_d<128, 2>(s, q, k, v, o, lse, sms, verbose);
-    case 1024: return prepare_d<256, 0>(s, q, k, v, o, lse, sms, verbose);
-    case 1025: return prepare_d<256, 1>(s, q, k, v, o, lse, sms, verbose);
-    default: return prepare_d<256, 2>(s, q, k, v, o, lse, sms, verbose);
+  if (!valid_mode(mode))
+    throw std::invalid_argument("attention: mode must be 0 (pair), 1 (shared) or 2 (overlap), + 8 for the dynamic "
+                                "scheduler (8, 9, 10); got " + std::to_string(mode));
+  bool const dyn = (mode & kDynamic) != 0;
+  switch (s.head_dim * 4 + (mode & 7)) {
+    case 256: return dyn ? prepare_d<64, 8>(s, q, k, v, o, lse, sms, verbose) : prepare_d<64, 0>(s, q, k, v, o, lse, sms, verbose);
+    case 257: return dyn ? prepare_d<64, 9>(s, q, k, v, o, lse, sms, verbose) : prepare_d<64, 1>(s, q, k, v, o, lse, sms, verbose);
+    case 258: return dyn ? prepare_d<64, 10>(s, q, k, v, o, lse, sms, verbose) : prepare_d<64, 2>(s, q, k, v, o, lse, sms, verbose);
+    case 512: return dyn ? prepare_d<128, 8>(s, q, k, v, o, lse, sms, verbose) : prepare_d<128, 0>(s, q, k, v, o, lse, sms, verbose);
+    case 513: return dyn ? prepare_d<128, 9>(s, q, k, v, o, lse, sms, verbose) : prepare_d<128, 1>(s, q, k, v, o, lse, sms, verbose);
+    case 514: return dyn ? prepare_d<128, 10>(s, q, k, v, o, lse, sms, verbose) : prepare_d<128, 2>(s, q, k, v, o, lse, sms, verbose);
+    case 1024: return dyn ? prepare_d<256, 8>(s, q, k, v, o, lse, sms, verbose) : prepare_d<256, 0>(s, q, k, v, o, lse, sms, verbose);
+    case 1025: return dyn ? prepare_d<256, 9>(s, q, k, v, o, lse, sms, verbose) : prepare_d<256, 1>(s, q, k, v, o, lse, sms, verbose);
+    default: return dyn ? prepare_d<256, 10>(s, q, k, v, o, lse, sms, verbose) : prepare_d<256, 2>(s, q, k, v, o, lse, sms, verbose);
   }
 }
 

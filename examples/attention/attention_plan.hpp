@@ -14,10 +14,12 @@
 // odd head count the last pair's second half recomputes head Hq - 1 and stores nothing.
 #pragma once
 #include <cstdint>
+#include <type_traits>
 
 #include "ts/core/macros.hpp"
 #include "ts/core/resource_types.hpp"
 #include "ts/core/stage_info.hpp"
+#include "ts/runtime/scheduler/queue.hpp"
 
 namespace attn {
 
@@ -67,38 +69,51 @@ struct Plan {
   TS_HD int kv_head(int h) const { return h / (hq / hkv); }
 };
 
-// Static persistent queue over (Q block, head) tiles of the shared-K/V shape: tile t is Q
-// block t / hq of head t % hq.
-struct HeadTileQueue : ts::WorkQueue {
+// The queue base under scheduler S: the static scheduler keeps the plain ts::WorkQueue the
+// kernels had before schedulers were a choice (the same type layout, the same code); a
+// dynamic one (ts::GlobalCounterScheduler on sm_90a, ts::ClcScheduler on the emulator)
+// brings its state and response ring (ts::WorkQueueOf<S>). Either hands out tile indices
+// only; make_tile below maps them, so a counter handing out 0, 1, 2, ... takes a causal
+// plan's Q blocks longest first (plan_blocks orders them so).
+template <class S>
+using QueueBase = std::conditional_t<std::is_same_v<S, ts::StaticScheduler>, ts::WorkQueue, ts::WorkQueueOf<S>>;
+
+// Persistent queue over (Q block, head) tiles of the shared-K/V shape: tile t is Q block
+// t / hq of head t % hq (under the static scheduler CTA b takes tiles b, b + grid, ...).
+template <class S = ts::StaticScheduler>
+struct HeadTileQueueOf : QueueBase<S> {
   Plan plan;
   TS_HD ts::WorkTile make_tile(int t) const {
     ts::WorkTile w;
     w.tile_idx = t;
-    w.valid = t < num_tiles;
+    w.valid = t < this->num_tiles;
     if (!w.valid) return w;
     w.coord[0] = t / plan.hq;
     w.coord[1] = t % plan.hq;
     return w;
   }
+  // The per-tile domain bound of all three tasks: the tile's K/V blocks.
   TS_HD long long kv_blocks(ts::WorkTile const& w) const { return w.valid ? plan.blocks[w.coord[0]].kv_blocks : 0; }
 };
+using HeadTileQueue = HeadTileQueueOf<>;
 
-// Static persistent queue over pairs: CTA b takes pairs b, b + grid, ...; pair p is Q block
-// p / head_pairs (blocks[] order) of head pair p % head_pairs.
-struct PairQueue : ts::WorkQueue {
+// Persistent queue over pairs: pair p is Q block p / head_pairs (blocks[] order) of head
+// pair p % head_pairs (static: CTA b takes pairs b, b + grid, ...).
+template <class S = ts::StaticScheduler>
+struct PairQueueOf : QueueBase<S> {
   Plan plan;
   TS_HD ts::WorkTile make_tile(int p) const {
     ts::WorkTile w;
     w.tile_idx = p;
-    w.valid = p < num_tiles;
+    w.valid = p < this->num_tiles;
     if (!w.valid) return w;
     w.coord[0] = p / plan.head_pairs;
     w.coord[1] = p % plan.head_pairs;
     return w;
   }
-  // The per-tile domain bound of all three tasks: the pair's K/V blocks.
   TS_HD long long kv_blocks(ts::WorkTile const& w) const { return w.valid ? plan.blocks[w.coord[0]].kv_blocks : 0; }
 };
+using PairQueue = PairQueueOf<>;
 
 // K/V blocks a Q block attends to: every key of the sequence, or (causal) keys up to the
 // block's last row.

@@ -14,16 +14,19 @@
 //     rings safe (skips by a static 1 on two-stage rings); the order is for the schedule on
 //     the tensor cores, and a wrong order placement is a deadlock the checker finds.
 #pragma once
+#include <type_traits>
+
 #include "attention_resources.hpp"
 #include "ts/schedule/recorder.hpp"  // ts::at_least on a recorded per-tile bound
 
 namespace attn {
 
-// The K/V loop of every task: the tile's K/V blocks (Blocks: the queue's per-tile count,
-// PairQueue::kv_blocks here), at least one (every Q block sees its sequence's first key).
-template <auto Blocks = &PairQueue::kv_blocks, class Q>
+// The K/V loop of every task: the tile's K/V blocks (the queue's kv_blocks, of whichever
+// queue type the handle holds: PairQueueOf<S> or HeadTileQueueOf<S> under scheduler S), at
+// least one (every Q block sees its sequence's first key).
+template <class Q>
 TS_HD auto kv_bound(Q& wq) {
-  return ts::at_least(1, ts::per_tile<Blocks>(wq));
+  return ts::at_least(1, ts::per_tile<&std::remove_cvref_t<Q>::resource_type::kv_blocks>(wq));
 }
 
 template <int D>

@@ -52,7 +52,7 @@ struct LoadSchedule {
     using Pair = attn::LoadSchedule<D>;  // its stage helpers
     s.work_tile_loop(wq, [&] {
       Pair::template load<&SourceQKV<D>::q_box, QRing<D>>(gmem, q);
-      s.domain_loop(0, kv_bound<&HeadTileQueue::kv_blocks>(wq), 1, [&] {
+      s.domain_loop(0, kv_bound(wq), 1, [&] {
         auto box = ts::work<&SourceQKV<D>::kv_box>(gmem);
         Pair::template put<KvRing<D>>(k, box);
         Pair::template put<KvRing<D>>(v, box);
@@ -74,7 +74,7 @@ struct OverlapLoadSchedule {
       auto first = ts::work<&SourceQKV<D>::kv_box_first>(gmem);
       Pair::template put<KvRing<D>>(k, first);
       Pair::template put<KvRing<D>>(v, first);
-      s.domain_loop(1, kv_bound<&HeadTileQueue::kv_blocks>(wq), 1, [&] {
+      s.domain_loop(1, kv_bound(wq), 1, [&] {
         auto box = ts::work<&SourceQKV<D>::kv_box>(gmem);
         Pair::template put<KvRing<D>>(k, box);
         Pair::template put<KvRing<D>>(v, box);
@@ -89,21 +89,37 @@ enum class Variant {
   kNoOrder,                 // no order barrier (still safe: the order is for the tensor cores)
   kOrderReleasedAfterLoop,  // group 1 gives the order back once per tile: deadlock at k >= 2
   kGroup1SkipsVRelease,     // group 1 never releases V: a stage reuse race
+  // Group 1 runs the queue epilogue without its release: harmless on a static queue (no
+  // response ring, nothing to give back), a race on a dynamic one, whose scheduler refills
+  // the response stage group 1 still reads (the one way to go wrong the dynamic queue adds).
+  kGroup1KeepsTileResponse,
 };
+
+// The queue epilogue of group G (ts::queue_epilogue, but for the near miss above).
+template <int G, Variant V, class W>
+TS_HD void tile_epilogue(W& wq) {
+  if constexpr (G == 1 && V == Variant::kGroup1KeepsTileResponse) {
+    wq.try_wait();
+    wq.wait();
+    wq.get_and_advance_work_tile();
+  } else {
+    ts::queue_epilogue(wq);
+  }
+}
 
 // What both consumer schedules do per tile: wait for the tile's Q stage and start the
 // accumulator; per K/V block take the order's turn (kOrder), wait for a K stage and issue
 // Q K^T, then `block()` finishes the iteration; `after()` follows the K/V loop; O is
 // stored from the Q stage, which then goes back.
-template <int D, int G, bool kOrder, class S, class Ord, class Qr, class Kr, class Sc, class Acc, class Out, class W,
-          class Block, class After>
+template <int D, int G, bool kOrder, Variant V, class S, class Ord, class Qr, class Kr, class Sc, class Acc, class Out,
+          class W, class Block, class After>
 TS_HD void each_tile(S& s, Ord& order, Qr& q, Kr& k, Sc& sc, Acc& acc, Out& out, W& wq, Block const& block,
                      After const& after) {
   s.work_tile_loop(wq, [&] {
     q.wait();
     auto q_stage = ts::work<&QRing<D>::operand>(q);
     ts::work<&OutAcc<D>::begin_tile>(acc);
-    s.domain_loop(0, kv_bound<&HeadTileQueue::kv_blocks>(wq), 1, [&] {
+    s.domain_loop(0, kv_bound(wq), 1, [&] {
       if constexpr (kOrder && G == 0) order.acquire();
       if constexpr (kOrder && G == 1) order.wait();
       k.wait();
@@ -113,7 +129,7 @@ TS_HD void each_tile(S& s, Ord& order, Qr& q, Kr& k, Sc& sc, Acc& acc, Out& out,
     after();
     ts::work<&GmemO<D>::store>(out, ts::work<&OutAcc<D>::result>(acc), q_stage);
     q.release();
-    ts::queue_epilogue(wq);
+    tile_epilogue<G, V>(wq);
   });
 }
 
@@ -136,7 +152,7 @@ struct ConsumerSchedule {
     auto after = [&] {
       if constexpr (kOrder && G == 1 && V == Variant::kOrderReleasedAfterLoop) order.release();
     };
-    each_tile<D, G, kOrder>(s, order, q, k, sc, acc, out, wq, block, after);
+    each_tile<D, G, kOrder, V>(s, order, q, k, sc, acc, out, wq, block, after);
   }
 };
 
@@ -184,7 +200,7 @@ struct OverlapSchedule {
       k.release();
       ts::work<&OutAcc<D>::softmax_stats_first>(acc, ts::work<&Scores<D, kRows>::fragment>(sc));
       ts::work<&OutAcc<D>::softmax_apply>(acc, ts::work<&Scores<D, kRows>::fragment>(sc));
-      s.domain_loop(1, kv_bound<&HeadTileQueue::kv_blocks>(wq), 1, [&] {
+      s.domain_loop(1, kv_bound(wq), 1, [&] {
         issue_qk(q_stage);
         issue_pv();  // P V of the previous block, behind this block's Q K^T
         pass_order();
@@ -212,8 +228,10 @@ struct SharedShape {
   using QRing = shared::QRing<D>;
   using Source = SourceQKV<D>;
   static constexpr char const* kQueueName = "tiles";
-  static HeadTileQueue queue(Problem const& p) {
-    return tile_queue<HeadTileQueue>(p.plan, p.plan.num_blocks * p.plan.hq);
+  static constexpr bool kPair = false;
+  template <class S>
+  static HeadTileQueueOf<S> queue(Problem const& p, S const& sched) {
+    return tile_queue<HeadTileQueueOf<S>>(p.plan, p.plan.num_blocks * p.plan.hq, sched);
   }
   static Scores<D, kRows> scores(int half) {
     Scores<D, kRows> sc{};
@@ -223,14 +241,21 @@ struct SharedShape {
 };
 
 // p.plan.blocks: 128-row Q blocks (plan_blocks<D>(shape, kRows)), p.plan.shared = 1;
-// p.map_q in 128 x D boxes (the emulator; 128 x 64 on the device).
-template <int D, Variant V = Variant::kCorrect, bool kOverlap = false>
-inline auto make_attention_shared(Problem const& p, ts::Options o = {}) {
+// p.map_q in 128 x D boxes (the emulator; 128 x 64 on the device). S: the tile scheduler,
+// as make_attention takes it (static; ts::GlobalCounterScheduler{counter, scratch} on
+// sm_90a; ts::ClcScheduler{} on the emulator).
+template <int D, Variant V = Variant::kCorrect, bool kOverlap = false, class S>
+  requires requires { S::is_dynamic; }
+inline auto make_attention_shared(Problem const& p, S const& sched, ts::Options o = {}) {
   static_assert(!kOverlap || V == Variant::kCorrect, "the overlapped schedule has no near-miss variants");
   if (!p.plan.shared) throw std::invalid_argument("attention: make_attention_shared needs plan.shared = 1");
   using Load = std::conditional_t<kOverlap, OverlapLoadSchedule<D>, LoadSchedule<D>>;
   return build_attention<D, SharedShape<D>, V != Variant::kNoOrder, Load, ConsumerOf<D, 0, V, kOverlap>,
-                         ConsumerOf<D, 1, V, kOverlap>>(p, o);
+                         ConsumerOf<D, 1, V, kOverlap>>(p, o, sched);
+}
+template <int D, Variant V = Variant::kCorrect, bool kOverlap = false>
+inline auto make_attention_shared(Problem const& p, ts::Options o = {}) {
+  return make_attention_shared<D, V, kOverlap>(p, ts::StaticScheduler{}, o);
 }
 
 }  // namespace attn::shared
