@@ -13,17 +13,17 @@ and the SM clock range nvidia-smi saw while the shape ran.
 varlen (docs/attention-torch.md): packed batches of uneven lengths from fixed seeds
 (16384 tokens, H=16, D=128, causal and not, plus one 256-token sequence where launch
 overhead shows), TS (raw plan, ctypes) against torch's varlen entry points
-torch.ops.aten._flash_attention_forward (ref_name=flash_varlen) and
-torch.ops.aten._cudnn_attention_forward (ref_name=cudnn_varlen) with cu_seqlens, each kept
-only if it runs and matches float32 (if neither runs: one SDPA cuDNN call per sequence,
-ref_name=cudnn_loop); size tag varlen<N>x<H>x<tokens>x<D>[c], TFLOP/s from the actual
+torch.ops.aten._flash_attention_forward (ref_name=flash_varlen) with cu_seqlens, kept
+only if it runs and matches float32 (else one SDPA cuDNN call per sequence,
+ref_name=cudnn_loop; torch's cuDNN varlen op ran off its fast path, see varlen_refs); size tag varlen<N>x<H>x<tokens>x<D>[c], TFLOP/s from the actual
 lengths (sum of 4 H L^2 D, half when causal). Beside it, ts_attention.forward (the torch
 extension, plan cache and checks included) against the raw launch: `ext ...` lines with
 GPU time per call (back to back), host time per call (launch cost, not waited for) and the
 wall time of one call that misses the plan cache.
 Usage: bench_attention.py <path to libts_attention.so> [quick|full|varlen, comma-separated; default full] [modes, e.g. 2,1,0]
-(mode 0: the pair schedule, 1: shared-K/V, 2: shared-K/V with intra-warpgroup overlap; any
-other value is passed to the library as is and its lines are named attention_m<mode>)
+(mode 0: the pair schedule, 1: shared-K/V, 2: shared-K/V with intra-warpgroup overlap; + 8:
+the same under the dynamic global-counter scheduler; any other value is passed to the
+library as is and its lines are named attention_m<mode>)
 """
 import ctypes
 import math
@@ -120,7 +120,7 @@ def timed(fns):
     return {n: statistics.median(v) for n, v in t.items()}
 
 
-TAGS = {0: "", 1: "_shared", 2: "_overlap"}
+TAGS = {0: "", 1: "_shared", 2: "_overlap", 8: "_dynamic", 9: "_shared_dynamic", 10: "_overlap_dynamic"}
 
 
 def tag(mode):
@@ -215,15 +215,16 @@ def load_ext(lib_path):
 
 
 def varlen_refs(q, k, v, cu, cu_dev, causal):
-    """torch's varlen forward entry points by name, each kept if it runs once. Both are private
-    aten ops (the ones torch.nn.attention.varlen calls) with packed [T, H, D] and int32
-    cumulative lengths on the GPU; their outputs are checked against float32 by the caller."""
+    """torch's varlen flash forward (a private aten op, the one torch.nn.attention.varlen calls)
+    with packed [T, H, D] and int32 cumulative lengths on the GPU, kept if it runs once; its
+    output is checked against float32 by the caller. torch 2.11's private cuDNN varlen op
+    (aten._cudnn_attention_forward with cumulative lengths) is not a reference: on the H200 it
+    gave the right result at 2-17 TFLOP/s (41.9 ms for 16384 tokens, stop 24), not cuDNN's fast
+    path."""
     L = max(b - a for a, b in zip(cu, cu[1:]))
     cands = {
         "flash_varlen": lambda: torch.ops.aten._flash_attention_forward(q, k, v, cu_dev, cu_dev, L, L, 0.0, causal,
                                                                         False)[0],
-        "cudnn_varlen": lambda: torch.ops.aten._cudnn_attention_forward(q, k, v, None, cu_dev, cu_dev, L, L, True, 0.0,
-                                                                        causal, False)[0],
     }
     refs = {}
     for name, f in cands.items():

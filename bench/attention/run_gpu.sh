@@ -34,12 +34,7 @@ LIST
   [ "$ok" = 1 ] || exit 1
 fi
 if [ "$stage" = all ] || [ "$stage" = bench ]; then
-  # bench_attention.py names modes 0-2 only (TAGS); the dynamic ones get their names here.
-  timeout ${BENCH_TIMEOUT:-560} python3 -c "
-import sys; sys.argv = ['bench_attention.py', './libts_attention.so', '${BENCH_SIZE:-full}', '${MODES_BENCH:-10,2,9,1}']
-import bench_attention as b
-for m, t in {8: '_dynamic', 9: '_shared_dynamic', 10: '_overlap_dynamic'}.items(): b.TAGS.setdefault(m, t)
-b.main()" 2>&1 | tee $OUT/bench.log
+  timeout ${BENCH_TIMEOUT:-560} python3 bench_attention.py ./libts_attention.so ${BENCH_SIZE:-full} ${MODES_BENCH:-10,2,9,1} 2>&1 | tee $OUT/bench.log
 fi
 if [ "$stage" = all ] || [ "$stage" = san ]; then
   for tool in racecheck synccheck; do

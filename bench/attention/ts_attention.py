@@ -12,13 +12,15 @@ compiled here. Needs torch with CUDA; nothing in CMake or ctest imports this fil
 bf16 in and out, head dim 64/128/256, scale 1/sqrt(D); lse float32 in natural log,
 [B, Hq, S] (a strided view) or [Hq, T]. Forward only: the outputs carry no autograd graph.
 """
+import ctypes
 import os
 
 import torch
 
-# The shared-K/V schedule: the fastest one measured on the H200 (docs/attention.md). mode is
+# The overlapped shared-K/V schedule: the fastest one measured on the H200 (stop 24,
+# bench/RESULTS.md: 0.69-0.83x cuDNN against shared-K/V's 0.62-0.69x). mode is
 # passed to the library unchanged, so values the library adds later work without edits here.
-DEFAULT_MODE = 1
+DEFAULT_MODE = 2
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _ext = None
@@ -40,6 +42,11 @@ def load(lib_path=None, build_dir=None, verbose=False):
     if not os.path.isfile(lib):
         raise FileNotFoundError(f"ts_attention: {lib} not found (pass lib_path= or set TS_ATTENTION_LIB)")
     lib_dir, lib_name = os.path.split(lib)
+    # Load the library on its own before the extension that needs it. Loaded first as the
+    # extension's dependency, a build that exported its C++ symbols crashed in the first
+    # forward (H200, stop 24: loaded first it ran). The library now exports its C API only
+    # (bench/attention/ts_attention.map); this keeps the order that was measured to work.
+    ctypes.CDLL(lib)
     src = os.path.join(_HERE, "torch_ext")
     kwargs = {}
     build_dir = build_dir or os.environ.get("TS_ATTENTION_BUILD")

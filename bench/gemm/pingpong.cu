@@ -37,7 +37,7 @@ int main(int argc, char** argv) {
     gemm::Problem prob{s.m, s.n, s.k, maps, maps + 1, reinterpret_cast<uint16_t*>(d), maps + 2};
     auto coop = bench::prepare_ts_gemm(prob, prop.multiProcessorCount, false);
     auto pp = bench::prepare_ts_gemm_pingpong(prob, maps + 3, prop.multiProcessorCount, first);
-    auto pp_dyn = bench::prepare_ts_gemm_pingpong_dynamic(prob, maps + 3, prop.multiProcessorCount);
+    auto pp_dyn = bench::prepare_ts_gemm_pingpong_dynamic(prob, maps + 3, prop.multiProcessorCount, first);
     first = false;
     bench::cublas_gemm(h, a, b, ref, s.m, s.n, s.k);
     bench::poison_bf16<<<1024, 256>>>(d, nd);

@@ -37,12 +37,16 @@ using PingPongDynamicManager = decltype(gemm::pingpong::make_gemm_pingpong(
 
 using TsGemmPingPongDynamic = DynamicRun<PingPongDynamicManager>;
 
+// `exhaustive`: run the model checker too (about 20 s for these schedules with the scheduler
+// warp). Its proof covers every K length and tile count, so it does not depend on the
+// problem: a bench over many problems proves the first and runs the static checks on the rest.
 inline std::unique_ptr<TsGemmPingPongDynamic> prepare_ts_gemm_pingpong_dynamic(gemm::Problem const& p,
-                                                                               void const* map_b_128, int sms) {
+                                                                               void const* map_b_128, int sms,
+                                                                               bool exhaustive) {
   auto g = std::make_unique<TsGemmPingPongDynamic>();
   auto sched = g->allocate(gemm::pingpong::pairs(p), sms);
-  g->tm = std::make_unique<PingPongDynamicManager>(
-      gemm::pingpong::make_gemm_pingpong(p, map_b_128, sched, ts::Options{.verbose = false}));
+  g->tm = std::make_unique<PingPongDynamicManager>(gemm::pingpong::make_gemm_pingpong(
+      p, map_b_128, sched, ts::Options{.verbose = false, .exhaustive_check = exhaustive}));
   g->tm->print_and_verify();
   return g;
 }

@@ -34,9 +34,13 @@ struct PlanKey {
   float* lse = nullptr;
   int hq = 0, hkv = 0, d = 0, causal = 0, mode = 0;
   std::vector<int> cu;
+  // Under the dynamic scheduler (mode + 8) a plan owns one tile counter, zeroed before each
+  // of its launches on the launch's stream: launches of one plan must not overlap, so such
+  // a plan also belongs to one stream (nullptr for the static modes, which share plans).
+  void* stream = nullptr;
   bool operator==(PlanKey const& x) const {
     return device == x.device && q == x.q && k == x.k && v == x.v && o == x.o && lse == x.lse && hq == x.hq &&
-           hkv == x.hkv && d == x.d && causal == x.causal && mode == x.mode && cu == x.cu;
+           hkv == x.hkv && d == x.d && causal == x.causal && mode == x.mode && cu == x.cu && stream == x.stream;
   }
 };
 
@@ -208,7 +212,9 @@ std::tuple<at::Tensor, at::Tensor> forward(at::Tensor const& q, at::Tensor const
     key.d = int(d);
     key.causal = causal ? 1 : 0;
     key.mode = int(mode);
-    cache().run(key, at::cuda::getCurrentCUDAStream(key.device).stream());
+    cudaStream_t stream = at::cuda::getCurrentCUDAStream(key.device).stream();
+    if (key.mode & 8) key.stream = static_cast<void*>(stream);
+    cache().run(key, stream);
   }
   if (!varlen) lse = lse.view({hq, q.size(0), q.size(1)}).permute({1, 0, 2});
   return {o, lse};
