@@ -70,14 +70,9 @@ void expect_proved(S const& sched) {
   auto tm = make<D, K>(p, sched, o);
   auto rep = tm.print_and_verify(out);
   std::string const where = "D=" + std::to_string(D) + " schedule " + std::to_string(K) + " " + S::name;
-  // The overlapped schedule's block-0 prologue is flagged on the rings and the order
-  // (S6.14, as in the static proof, attention_shared_test); the queue adds nothing.
-  int prologue = 0;
-  for (auto const& d : rep.diagnostics) {
-    if (K == kOverlap && d.format().find("S6.14.head-loop-producer-overlap") != std::string::npos) ++prologue;
-    else ADD_FAILURE() << where << ": " << d.format();
-  }
-  EXPECT_EQ(prologue, K == kOverlap ? 3 : 0) << where;
+  // No diagnostic (the overlapped schedule's block-0 prologue is a peeled first iteration,
+  // which S6.14 recognises, as in the static proof, attention_shared_test).
+  for (auto const& d : rep.diagnostics) ADD_FAILURE() << where << ": " << d.format();
   std::string const s = out.str();
   ASSERT_EQ(rep.verdict, ts::Verdict::SafeAllK) << where << "\n" << s;
   char const* result = K == kOverlap ? "Result: SAFE (for all k >= 0), for every number of work tiles"

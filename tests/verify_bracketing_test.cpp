@@ -206,6 +206,40 @@ TEST(VerifyHeadLoop, ProducerInHeadAndLoopWarns) {
   EXPECT_EQ(d->section, "loop");
 }
 
+namespace {
+// The loop's first iteration peeled into the head: the loop starts at 1 (Peel = 1), so the
+// head's stage and the loop's stages differ. Peel = 2 heads two iterations before a loop
+// that still starts at 1: the second head stage is produced again by the loop.
+template <int Heads>
+struct PeeledFirstIteration {
+  template <class S, class In, class B>
+  void operator()(S& s, In& in, B& b) const {
+    for (int i = 0; i < Heads; ++i) {
+      b.acquire();
+      ts::work<&Buf::put>(b, ts::work<&Src::load>(in));
+      b.commit();
+    }
+    s.domain_loop(1LL, 8LL, 1LL, [&](auto&) {
+      b.acquire();
+      ts::work<&Buf::put>(b, ts::work<&Src::load>(in));
+      b.commit();
+    });
+  }
+};
+}  // namespace
+
+TEST(VerifyHeadLoop, PeeledFirstIterationDoesNotWarn) {
+  auto ds = diags(producer_only(PeeledFirstIteration<1>{}));
+  EXPECT_FALSE(has(ds, "S6.14")) << all(ds);
+}
+
+TEST(VerifyHeadLoop, NearMissHeadBeyondThePeeledIterationsWarns) {
+  auto ds = diags(producer_only(PeeledFirstIteration<2>{}));
+  auto d = find(ds, "S6.14.head-loop-producer-overlap");
+  ASSERT_TRUE(d) << all(ds);
+  EXPECT_EQ(d->resource, "buf");
+}
+
 TEST(VerifyHeadLoop, NearMissLoopOnlyProducerDoesNotWarn) {
   EXPECT_FALSE(has(diags(producer_only(Produce{})), "S6.14"));
 }
