@@ -13,6 +13,7 @@
 
 #include "attention/attention_host.hpp"
 #include "attention/attention_shared.hpp"
+#include "attention_model_problem.hpp"
 #include "cpu_test_util.hpp"
 #include "ts/check/checker.hpp"
 #include "ts/runtime/kernel_params.hpp"
@@ -37,22 +38,7 @@ auto make(attn::Problem const& p, S const& sched, ts::Options o) {
   else return sh::make_attention_shared<D, V, K == kOverlap>(p, sched, o);
 }
 
-// A problem for capture only (the model does not depend on the data): causal varlen GQA.
-template <int D>
-attn::Problem model_problem(std::vector<attn::QBlock>& blocks, bool shared) {
-  attn::Shape s{{0, 300, 812}, 6, 2, D, true};
-  blocks = attn::plan_blocks<D>(s, shared ? sh::kRows : attn::Dims<D>::kBlockM);
-  attn::Problem p;
-  p.plan.blocks = blocks.data();
-  p.plan.num_blocks = int(blocks.size());
-  p.plan.hq = 6;
-  p.plan.hkv = 2;
-  p.plan.head_pairs = 3;
-  p.plan.total_tokens = 812;
-  p.plan.causal = 1;
-  p.plan.shared = shared;
-  return p;
-}
+using attn_test::model_problem;
 
 int task_named(ts::Model const& m, std::string const& name) {
   for (size_t t = 0; t < m.tasks.size(); ++t)

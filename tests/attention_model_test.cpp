@@ -9,6 +9,7 @@
 #include <string>
 
 #include "attention/attention_host.hpp"
+#include "attention_model_problem.hpp"
 #include "ts/check/checker.hpp"
 #include "ts/runtime/kernel_params.hpp"
 
@@ -23,20 +24,9 @@ ts::Options quiet() {
   return o;
 }
 
-// A problem for capture only: the model does not depend on the data.
 template <int D>
 attn::Problem model_problem(std::vector<attn::QBlock>& blocks) {
-  attn::Shape s{{0, 300, 812}, 6, 2, D, true};
-  blocks = attn::plan_blocks<D>(s);
-  attn::Problem p;
-  p.plan.blocks = blocks.data();
-  p.plan.num_blocks = int(blocks.size());
-  p.plan.hq = 6;
-  p.plan.hkv = 2;
-  p.plan.head_pairs = 3;
-  p.plan.total_tokens = 812;
-  p.plan.causal = 1;
-  return p;
+  return attn_test::model_problem<D>(blocks, false);
 }
 
 template <int D>

@@ -8,6 +8,7 @@
 
 #include "attention/attention_host.hpp"
 #include "attention/attention_shared.hpp"
+#include "attention_model_problem.hpp"
 #include "cpu_test_util.hpp"
 #include "ts/check/checker.hpp"
 #include "ts/runtime/kernel_params.hpp"
@@ -25,18 +26,7 @@ ts::Options quiet() {
 
 template <int D>
 attn::Problem model_problem(std::vector<attn::QBlock>& blocks) {
-  attn::Shape s{{0, 300, 812}, 6, 2, D, true};
-  blocks = attn::plan_blocks<D>(s, sh::kRows);
-  attn::Problem p;
-  p.plan.blocks = blocks.data();
-  p.plan.num_blocks = int(blocks.size());
-  p.plan.hq = 6;
-  p.plan.hkv = 2;
-  p.plan.head_pairs = 3;
-  p.plan.total_tokens = 812;
-  p.plan.causal = 1;
-  p.plan.shared = 1;
-  return p;
+  return attn_test::model_problem<D>(blocks, true);
 }
 
 template <int D, bool kOverlap = false>
