@@ -13,6 +13,7 @@
 
 #include "attention/attention_host.hpp"
 #include "attention/attention_shared.hpp"
+#include "ts/runtime/cuda/global_counter_queue.cuh"
 #include "ts/runtime/cuda/launch.cuh"
 #include "ts/runtime/cuda/tensor_map.hpp"
 
@@ -55,19 +56,16 @@ struct RunnerD : Runner {
   std::unique_ptr<Manager> tm;
   attn::QBlock* blocks = nullptr;
   CUtensorMap* maps = nullptr;
-  unsigned* counter = nullptr;          // dynamic: the tile counter, zeroed before every launch
-  ts::QueueResponse* scratch = nullptr;  // dynamic: grid x kQueueMaxStages staged responses
+  std::unique_ptr<ts::cuda::GlobalCounterQueue> queue;  // dynamic: the tile counter and staged responses
   void launch(cudaStream_t st) override {
     // Zeroed on the launch's own stream, so back-to-back launches (and launches on several
     // streams of one plan, one after the other) each start from tile 0.
-    if constexpr (kDyn) ts::cuda::reset_queue(counter, st);
+    if constexpr (kDyn) queue->reset(st);
     ts::cuda::launch<ts::cuda::TaskRegisterBudgets<384>>(*tm, grid, st);
   }
   ~RunnerD() override {
     cudaFree(blocks);
     cudaFree(maps);
-    cudaFree(counter);
-    cudaFree(scratch);
   }
 };
 
@@ -113,10 +111,8 @@ std::unique_ptr<Runner> prepare_d(attn::Shape const& s, void const* q, void cons
   r->grid = r->pairs < sms ? r->pairs : sms;
   typename Make<D, Mode>::Scheduler sched{};
   if constexpr (RunnerD<D, Mode>::kDyn) {
-    cuda_check(cudaMalloc(&r->counter, sizeof(unsigned)), "cudaMalloc tile counter");
-    cuda_check(cudaMalloc(&r->scratch, sizeof(ts::QueueResponse) * size_t(r->grid) * ts::kQueueMaxStages),
-               "cudaMalloc queue scratch");
-    sched = ts::GlobalCounterScheduler{r->counter, r->scratch};
+    r->queue = std::make_unique<ts::cuda::GlobalCounterQueue>(r->grid);
+    sched = r->queue->scheduler();
   }
   r->tm = std::make_unique<typename RunnerD<D, Mode>::Manager>(
       Make<D, Mode>::make(p, sched, ts::Options{.verbose = verbose, .exhaustive_check = true}));
