@@ -138,4 +138,56 @@ TEST(AttentionModel, CausalPlanIsLongestFirstAndCoversEveryRow) {
   EXPECT_EQ(attn::kv_blocks_of(200, 0, 64, 128, false), 2);
 }
 
+// begin_tile's mask threshold (OutAcc::last_unmasked_key0) against brute force: for every
+// block of every group's K/V loop, the block skips the mask (key0 <= threshold) exactly
+// when none of the group's 64 rows has a masked key in it. A threshold too high leaves
+// keys unmasked (wrong O); one too low masks blocks that need none (slow). Sequences
+// around the block sizes, causal and not, both shapes (64-row pair blocks, 128-row shared
+// blocks, group 1 at rows 64..), every head dim (kBlockN 128 and 64).
+template <int D>
+void expect_exact_mask_threshold() {
+  constexpr int BN = attn::Dims<D>::kBlockN;
+  for (int shared = 0; shared < 2; ++shared)
+    for (int causal = 0; causal < 2; ++causal)
+      for (int len : {1, 2, 63, 64, 65, 127, 128, 129, 191, 200, 256, 257, 300, 513}) {
+        attn::Shape shape{{0, len}, 2, 1, D, causal != 0};
+        auto blocks = attn::plan_blocks<D>(shape, shared ? 128 : 64);
+        attn::Plan plan;
+        plan.blocks = blocks.data();
+        plan.num_blocks = int(blocks.size());
+        plan.causal = causal;
+        plan.shared = shared;
+        plan.hq = 2;
+        plan.hkv = 1;
+        for (int bi = 0; bi < plan.num_blocks; ++bi)
+          for (int half = 0; half < 2; ++half) {
+            attn::OutAcc<D> acc{};
+            acc.plan = plan;
+            acc.half = half;
+            ts::AuxStage si;
+            si.work_tile.valid = true;
+            si.work_tile.coord[0] = bi;
+            acc.begin_tile(si);
+            attn::QBlock const& b = blocks[size_t(bi)];
+            int const q0 = b.q0 + plan.row0(half);
+            for (int j = 0; j < b.kv_blocks; ++j) {
+              int const key0 = j * BN;
+              bool any_masked = false;
+              for (int row = q0; row < q0 + 64 && !any_masked; ++row)
+                for (int key = key0; key < key0 + BN && !any_masked; ++key)
+                  any_masked = key >= b.seqlen || (causal && key > row);
+              EXPECT_EQ(key0 > acc.last_unmasked_key0, any_masked)
+                  << "D=" << D << " shared=" << shared << " causal=" << causal << " len=" << len << " q0=" << q0
+                  << " key0=" << key0 << " threshold=" << acc.last_unmasked_key0;
+            }
+          }
+      }
+}
+
+TEST(AttentionModel, MaskThresholdIsExactForEveryBlock) {
+  expect_exact_mask_threshold<64>();
+  expect_exact_mask_threshold<128>();
+  expect_exact_mask_threshold<256>();
+}
+
 }  // namespace

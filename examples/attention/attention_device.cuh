@@ -67,49 +67,75 @@ __device__ inline void retire(float* d) {
   ts::sm90::fence_accumulators<N>(d);
 }
 
+// Where a group's rows stop seeing keys: q0 the group's first row within the sequence,
+// key0 the block's first key. Uniform over the warp group.
 struct RowMask {
   int q0, seqlen, key0;
   bool causal;
 };
 
-// Online softmax of one block: mask, new row max (quad-reduced), rescale O and the
-// partial sums, P as bf16x2 pairs (pa[j] = columns 2j, 2j + 1 of the fragment).
-template <int D, int BN>
-__device__ inline void softmax(float const* s, float* o, uint32_t* pa, float* m, float* l, RowMask mk, float scale_log2,
-                               int t) {
+// Keys past the sequence (and, causal, past the row) to -inf, in raw scores. Called only
+// for the blocks that hold such a key (the caller's branch, once per block and warp
+// group: the last block of a ragged sequence, the diagonal blocks of a causal one).
+// A score costs one compare and one select against a per-row limit with the thread's
+// column offset folded in (the column's compile-time part is 8 (i / 4) + i % 2). ncu of
+// the earlier per-score form (a guard around each score, in every block) showed ptxas
+// if-converting it into ~6 predicated instructions per score on every block, masked or
+// not: 38 % of the kernel's instructions.
+template <int BN>
+__device__ inline void mask_block(float* s, RowMask mk, int t) {
   int const lane = t % 32;
   int const row0 = mk.q0 + 16 * (t / 32) + lane / 4;
-  bool const need_mask = mk.key0 + BN > mk.seqlen || (mk.causal && mk.key0 + BN - 1 > mk.q0);
-  float x[BN / 2];
+  int limit[2];
 #pragma unroll
-  for (int i = 0; i < BN / 2; ++i) {
-    x[i] = s[i] * scale_log2;
-    if (need_mask) {
-      int const col = mk.key0 + 8 * (i / 4) + 2 * (lane % 4) + (i % 2);
-      int const row = row0 + 8 * ((i / 2) % 2);
-      if (col >= mk.seqlen || (mk.causal && col > row)) x[i] = -INFINITY;
-    }
+  for (int r = 0; r < 2; ++r) {
+    int const row = row0 + 8 * r;
+    int const keys = mk.causal && row + 1 < mk.seqlen ? row + 1 : mk.seqlen;
+    limit[r] = keys - mk.key0 - 2 * (lane % 4);
   }
-  float mx[2] = {m[0], m[1]};
 #pragma unroll
-  for (int i = 0; i < BN / 2; ++i) mx[(i / 2) % 2] = fmaxf(mx[(i / 2) % 2], x[i]);
-  float base[2], factor[2];
+  for (int i = 0; i < BN / 2; ++i)
+    if (8 * (i / 4) + (i % 2) >= limit[(i / 2) % 2]) s[i] = -INFINITY;
+}
+
+// The new row max of the thread's two rows (quad-reduced) over the raw masked scores of
+// one block, in the scaled log2 domain, and the rescale factor of the old state. The
+// softmax scale is applied once per row (max over raw scores times scale: exact, since
+// scale > 0 and rounding is monotonic), then folded into the exp2's FFMA:
+// p = exp2(s * scale - base), base = the scaled row max (0 while a row has no valid key:
+// P = 0, nothing to rescale).
+template <int BN>
+__device__ inline void row_stats(float const* s, float* m, float* factor, float* neg_base, float scale_log2) {
+  float mx[2] = {-INFINITY, -INFINITY};
+#pragma unroll
+  for (int i = 0; i < BN / 2; ++i) mx[(i / 2) % 2] = fmaxf(mx[(i / 2) % 2], s[i]);
 #pragma unroll
   for (int r = 0; r < 2; ++r) {
     mx[r] = fmaxf(mx[r], __shfl_xor_sync(0xffffffffu, mx[r], 1));
     mx[r] = fmaxf(mx[r], __shfl_xor_sync(0xffffffffu, mx[r], 2));
-    base[r] = mx[r] == -INFINITY ? 0.0f : mx[r];  // no valid key yet: P = 0, nothing to rescale
-    factor[r] = fast_exp2(m[r] - base[r]);
-    m[r] = mx[r];
-    l[r] *= factor[r];
+    float const m_new = fmaxf(m[r], mx[r] * scale_log2);
+    float const base = m_new == -INFINITY ? 0.0f : m_new;
+    factor[r] = fast_exp2(m[r] - base);
+    neg_base[r] = -base;
+    m[r] = m_new;
   }
+}
+
+// Online softmax of one block: mask, new row max, rescale O and the partial sums, P as
+// bf16x2 pairs (pa[j] = columns 2j, 2j + 1 of the fragment).
+template <int D, int BN>
+__device__ inline void softmax(float* s, float* o, uint32_t* pa, float* m, float* l, float scale_log2) {
+  float factor[2], neg_base[2];
+  row_stats<BN>(s, m, factor, neg_base, scale_log2);
+#pragma unroll
+  for (int r = 0; r < 2; ++r) l[r] *= factor[r];
 #pragma unroll
   for (int i = 0; i < BN / 2; ++i) {
-    x[i] = fast_exp2(x[i] - base[(i / 2) % 2]);
-    l[(i / 2) % 2] += x[i];
+    s[i] = fast_exp2(fmaf(s[i], scale_log2, neg_base[(i / 2) % 2]));
+    l[(i / 2) % 2] += s[i];
   }
 #pragma unroll
-  for (int j = 0; j < BN / 4; ++j) pa[j] = ts::arch::pack_bf16x2(x[2 * j], x[2 * j + 1]);
+  for (int j = 0; j < BN / 4; ++j) pa[j] = ts::arch::pack_bf16x2(s[2 * j], s[2 * j + 1]);
 #pragma unroll
   for (int i = 0; i < D / 2; ++i) o[i] *= factor[(i / 2) % 2];
 }
@@ -119,33 +145,11 @@ __device__ inline void softmax(float const* s, float* o, uint32_t* pa, float* m,
 // only the scores: mask, new row max, exp2 in place, the rescale factor), apply after that
 // P V retired (rescale O and the partial sums, P as bf16x2 pairs).
 template <int BN>
-__device__ inline void softmax_stats(float* s, float* m, float* factor, RowMask mk, float scale_log2, int t) {
-  int const lane = t % 32;
-  int const row0 = mk.q0 + 16 * (t / 32) + lane / 4;
-  bool const need_mask = mk.key0 + BN > mk.seqlen || (mk.causal && mk.key0 + BN - 1 > mk.q0);
-  float mx[2] = {m[0], m[1]};
+__device__ inline void softmax_stats(float* s, float* m, float* factor, float scale_log2) {
+  float neg_base[2];
+  row_stats<BN>(s, m, factor, neg_base, scale_log2);
 #pragma unroll
-  for (int i = 0; i < BN / 2; ++i) {
-    float x = s[i] * scale_log2;
-    if (need_mask) {
-      int const col = mk.key0 + 8 * (i / 4) + 2 * (lane % 4) + (i % 2);
-      int const row = row0 + 8 * ((i / 2) % 2);
-      if (col >= mk.seqlen || (mk.causal && col > row)) x = -INFINITY;
-    }
-    s[i] = x;
-    mx[(i / 2) % 2] = fmaxf(mx[(i / 2) % 2], x);
-  }
-  float base[2];
-#pragma unroll
-  for (int r = 0; r < 2; ++r) {
-    mx[r] = fmaxf(mx[r], __shfl_xor_sync(0xffffffffu, mx[r], 1));
-    mx[r] = fmaxf(mx[r], __shfl_xor_sync(0xffffffffu, mx[r], 2));
-    base[r] = mx[r] == -INFINITY ? 0.0f : mx[r];
-    factor[r] = fast_exp2(m[r] - base[r]);
-    m[r] = mx[r];
-  }
-#pragma unroll
-  for (int i = 0; i < BN / 2; ++i) s[i] = fast_exp2(s[i] - base[(i / 2) % 2]);
+  for (int i = 0; i < BN / 2; ++i) s[i] = fast_exp2(fmaf(s[i], scale_log2, neg_base[(i / 2) % 2]));
 }
 
 template <int D, int BN>
@@ -238,20 +242,27 @@ __device__ inline void qk_retire(Sc& sc, int) {
   else
     dev::retire_keep_one<Sc::BN / 2>(&sc.s[0][0]);
 }
+// The mask of a block past the tile's threshold (begin_tile's last_unmasked_key0): only
+// then is the Q block read from global memory.
 template <class Acc>
-__device__ inline dev::RowMask row_mask(Acc const& a, ts::ProducerStage const& si, QBlock const& b) {
-  return dev::RowMask{b.q0 + a.plan.row0(a.half), b.seqlen, int(si.loop_offset) * Acc::BN, a.plan.causal != 0};
+__device__ inline void mask_if_needed(Acc const& a, ts::ProducerStage const& si, float* scores) {
+  int const key0 = int(si.loop_offset) * Acc::BN;
+  if (key0 <= a.last_unmasked_key0) return;
+  QBlock const b = a.plan.block(si.work_tile);
+  dev::mask_block<Acc::BN>(scores, dev::RowMask{b.q0 + a.plan.row0(a.half), b.seqlen, key0, a.plan.causal != 0},
+                           si.thread.thread_in_task % 128);
 }
 template <class Acc>
 __device__ inline void softmax(Acc& a, ts::ProducerStage const& si, float const* scores) {
-  QBlock b = a.plan.block(si.work_tile);
-  dev::softmax<Acc::kD, Acc::BN>(scores, a.o, a.pa, a.m, a.l, row_mask(a, si, b), a.plan.scale_log2,
-                                 si.thread.thread_in_task % 128);
+  // The Scores registers: the block's raw scores are dead after this step.
+  float* s = const_cast<float*>(scores);
+  mask_if_needed(a, si, s);
+  dev::softmax<Acc::kD, Acc::BN>(s, a.o, a.pa, a.m, a.l, a.plan.scale_log2);
 }
 template <class Acc>
 __device__ inline void softmax_stats(Acc& a, ts::ProducerStage const& si, float* sc) {
-  QBlock b = a.plan.block(si.work_tile);
-  dev::softmax_stats<Acc::BN>(sc, a.m, a.factor, row_mask(a, si, b), a.plan.scale_log2, si.thread.thread_in_task % 128);
+  mask_if_needed(a, si, sc);
+  dev::softmax_stats<Acc::BN>(sc, a.m, a.factor, a.plan.scale_log2);
 }
 template <class Acc>
 __device__ inline void softmax_apply(Acc& a, float const* e) {

@@ -92,9 +92,12 @@ inline void qk_retire(Sc& sc, int t) {
 template <class Acc>
 inline void softmax(Acc& a, ts::ProducerStage const& si, float const* scores) {
   constexpr int BN = Acc::BN, D = Acc::kD;
-  QBlock b = a.plan.block(si.work_tile);
   int const t = si.thread.thread_in_task % 128;
   int const key0 = int(si.loop_offset) * BN;
+  // As the device: the mask applies only past begin_tile's threshold (a wrong threshold
+  // leaves keys unmasked and the reference check fails), and only then is the block read.
+  bool const masked = key0 > a.last_unmasked_key0;
+  QBlock const b = masked ? a.plan.block(si.work_tile) : QBlock{};
   float factor[2];
   for (int r = 0; r < 2; ++r) {
     int const row = b.q0 + a.plan.row0(a.half) + emu::row_of(t, r);
@@ -102,7 +105,7 @@ inline void softmax(Acc& a, ts::ProducerStage const& si, float const* scores) {
     float mx = -INFINITY;
     for (int c = 0; c < BN; ++c) {
       int const key = key0 + c;
-      bool const valid = key < b.seqlen && (!a.plan.causal || key <= row);
+      bool const valid = !masked || (key < b.seqlen && (!a.plan.causal || key <= row));
       x[c] = valid ? scores[r * BN + c] * a.plan.scale_log2 : -INFINITY;
       mx = fmaxf(mx, x[c]);
     }
@@ -123,15 +126,18 @@ inline void softmax(Acc& a, ts::ProducerStage const& si, float const* scores) {
 template <class Acc>
 inline void softmax_stats(Acc& a, ts::ProducerStage const& si, float* sc) {
   constexpr int BN = Acc::BN;
-  QBlock b = a.plan.block(si.work_tile);
   int const t = si.thread.thread_in_task % 128;
   int const key0 = int(si.loop_offset) * BN;
+  // As the device: the mask applies only past begin_tile's threshold (a wrong threshold
+  // leaves keys unmasked and the reference check fails), and only then is the block read.
+  bool const masked = key0 > a.last_unmasked_key0;
+  QBlock const b = masked ? a.plan.block(si.work_tile) : QBlock{};
   for (int r = 0; r < 2; ++r) {
     int const row = b.q0 + a.plan.row0(a.half) + emu::row_of(t, r);
     float mx = -INFINITY;
     for (int c = 0; c < BN; ++c) {
       int const key = key0 + c;
-      bool const valid = key < b.seqlen && (!a.plan.causal || key <= row);
+      bool const valid = !masked || (key < b.seqlen && (!a.plan.causal || key <= row));
       sc[r * BN + c] = valid ? sc[r * BN + c] * a.plan.scale_log2 : -INFINITY;
       mx = fmaxf(mx, sc[r * BN + c]);
     }

@@ -78,8 +78,12 @@ struct Plan {
 template <class S>
 using QueueBase = std::conditional_t<std::is_same_v<S, ts::StaticScheduler>, ts::WorkQueue, ts::WorkQueueOf<S>>;
 
-// Persistent queue over (Q block, head) tiles of the shared-K/V shape: tile t is Q block
-// t / hq of head t % hq (under the static scheduler CTA b takes tiles b, b + grid, ...).
+// Persistent queue over (Q block, head) tiles of the shared-K/V shape (under the static
+// scheduler CTA b takes tiles b, b + grid, ...). Causal: tile t is Q block t / hq of head
+// t % hq, so the tiles go out longest first (blocks[] order). Otherwise head-major: tile
+// t is Q block t % num_blocks of head t / num_blocks, so the CTAs in flight read the K/V
+// of one or two heads and those stay in L2 (block-major, they read every head's K/V at
+// once: ncu at 4x16x4096x128 saw 77 % L2 hits and twice cuDNN's DRAM traffic).
 template <class S = ts::StaticScheduler>
 struct HeadTileQueueOf : QueueBase<S> {
   Plan plan;
@@ -88,8 +92,13 @@ struct HeadTileQueueOf : QueueBase<S> {
     w.tile_idx = t;
     w.valid = t < this->num_tiles;
     if (!w.valid) return w;
-    w.coord[0] = t / plan.hq;
-    w.coord[1] = t % plan.hq;
+    if (plan.causal) {
+      w.coord[0] = t / plan.hq;
+      w.coord[1] = t % plan.hq;
+    } else {
+      w.coord[0] = t % plan.num_blocks;
+      w.coord[1] = t / plan.num_blocks;
+    }
     return w;
   }
   // The per-tile domain bound of all three tasks: the tile's K/V blocks.

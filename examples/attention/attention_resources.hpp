@@ -103,13 +103,23 @@ struct OutAcc : ts::MemoryResource {
   float p[2][BN];    // emulator: probabilities of the current block, rounded to bf16 (the MMA's A)
   uint32_t pa[BN / 4];  // device: the same as bf16x2 pairs of the fragment (the RS MMA's A)
   uint64_t v_stage;
-  // Auxiliary: a new Q block starts.
-  TS_HD void begin_tile(ts::AuxStage const&) {
+  // The last block start key0 whose keys all count for every row of the group, this tile:
+  // a block needs the mask only when key0 > last_unmasked_key0 (the last block of a ragged
+  // sequence; causal, the diagonal blocks).
+  int last_unmasked_key0 = 0;
+  // Auxiliary: a new Q block starts. Keeping the mask threshold (one register) lets the
+  // device read the Q block from global memory only in a masked block, not in every block.
+  TS_HD void begin_tile(ts::AuxStage const& si) {
     for (int i = 0; i < D / 2; ++i) o[i] = 0;
     for (int r = 0; r < 2; ++r) {
       m[r] = -INFINITY;
       l[r] = 0;
     }
+    QBlock const b = plan.block(si.work_tile);
+    int const q0 = b.q0 + plan.row0(half);  // the group's first row
+    int last = b.seqlen - BN;               // keys key0 .. key0 + BN - 1 inside the sequence
+    if (plan.causal && q0 - BN + 1 < last) last = q0 - BN + 1;  // and none after row q0
+    last_unmasked_key0 = last;
   }
   // Producer work: mask the block (keys past the sequence; causal: keys after the row),
   // move the running max, rescale O and the sum, and form P.
