@@ -17,6 +17,9 @@ LIB=$(readlink -f "${LIB:-./libts_attention.so}")
 [ -f "$LIB" ] || { echo "no library at $LIB (set LIB=...)"; exit 1; }
 # The build stays out of $OUT (its objects need not come back); every later load finds it.
 export TS_ATTENTION_BUILD=${TS_ATTENTION_BUILD:-${TMPDIR:-/tmp}/ts_attention_ext_build}
+# The system compiler, which links the shared libstdc++ torch uses (the H200 machine's $CXX,
+# /opt/gcc/bin/g++, links it statically; ts_attention.load refuses such an extension).
+[ -x /usr/bin/g++ ] && export CXX=${TS_ATTENTION_CXX:-/usr/bin/g++}
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,power.limit --format=csv | tee "$OUT/smi.txt"
 python3 -c 'import torch; print("torch", torch.__version__, "cuda", torch.version.cuda)'
 ok=1

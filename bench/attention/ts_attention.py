@@ -64,7 +64,48 @@ def load(lib_path=None, build_dir=None, verbose=False):
         verbose=verbose,
         **kwargs,
     )
+    # The H200 machine's $CXX (/opt/gcc/bin/g++) links libstdc++ statically: a second copy
+    # of the C++ runtime in the extension, whose locale facets the process's streams do not
+    # know, crashed the first error message holding a number (SIGSEGV in
+    # basic_ostream::_M_insert<long>, stop 26; -lstdc++ did not help). Such a build is refused
+    # here with what to do; with CXX=/usr/bin/g++ all cases pass (run_torch.sh sets it).
+    _check_shared_runtime(_ext.__file__)
     return _ext
+
+
+def _needed_libraries(path):
+    """DT_NEEDED entries of an ELF64 little-endian shared object (the dynamic section)."""
+    import struct
+    with open(path, "rb") as f:
+        data = f.read()
+    if data[:4] != b"\x7fELF" or data[4] != 2 or data[5] != 1:
+        raise RuntimeError(f"ts_attention: {path} is not an ELF64 little-endian file")
+    shoff, = struct.unpack_from("<Q", data, 0x28)
+    shentsize, shnum = struct.unpack_from("<HH", data, 0x3A)
+    sections = [struct.unpack_from("<IIQQQQIIQQ", data, shoff + i * shentsize) for i in range(shnum)]
+    SHT_DYNAMIC, DT_NEEDED = 6, 1
+    needed = []
+    for sh in sections:
+        if sh[1] != SHT_DYNAMIC:
+            continue
+        strtab = sections[sh[6]]  # sh_link: the dynamic string table
+        for off in range(sh[4], sh[4] + sh[5], 16):
+            tag, val = struct.unpack_from("<qQ", data, off)
+            if tag == DT_NEEDED:
+                start = strtab[4] + val
+                needed.append(data[start:data.index(b"\0", start)].decode())
+    return needed
+
+
+def _check_shared_runtime(ext_path):
+    """Refuse an extension that does not load the shared libstdc++ (a static copy crashes)."""
+    needed = _needed_libraries(ext_path)
+    if not any(n.startswith("libstdc++.so") for n in needed):
+        raise RuntimeError(
+            f"ts_attention: the extension {ext_path} does not link the shared libstdc++ (NEEDED: {', '.join(needed)}): "
+            "its compiler linked the C++ runtime statically, and a second copy of it in the process crashes when an "
+            "error message is formatted. Build with a compiler that links libstdc++.so (set CXX, e.g. CXX=/usr/bin/g++) "
+            "after deleting the build directory.")
 
 
 def forward(q, k, v, causal=False, cu_seqlens=None, mode=DEFAULT_MODE):
