@@ -348,7 +348,7 @@ void Semantics::apply_credit(std::vector<uint16_t>& b, StepInfo const& si) const
       if (!ps_.pipes[si.pipe].reuse_at_write) check_reuse(b.data(), si.pipe, 0);
       if (ps_.pipes[si.pipe].tma_fill_check) fill_on_acquire(b.data(), si.pipe);  // empty_stages.cpp
       ++b[po];
-      b[po + 1] &= ~kUmmaPending;  // the producer's acquire completes only after the MMA read
+      end_umma_reads_on_reuse(b[po + 1], ps_.pipes[si.pipe].lanes > 0);
       break;
     case Effect::Commit:
       if (ps_.pipes[si.pipe].tma_fill_check) fill_on_commit(b.data(), si.pipe);  // empty_stages.cpp
@@ -374,7 +374,10 @@ void Semantics::apply_credit(std::vector<uint16_t>& b, StepInfo const& si) const
       if (b[po + 2 + 2 * si.consumer_slot] == 0)
         for (int r : ps_.pipes[si.pipe].fenced_reads) {
           uint16_t& f = b[lay_.pipe_off[r] + 1];
-          if (f & kUmmaFenced) f &= ~(kUmmaCur | kUmmaPending | kUmmaFenced);
+          if (f & kUmmaFenced) {
+            f &= ~(kUmmaCur | kUmmaPending | kUmmaFenced);
+            if (!ps_.pipes[r].lanes) f &= (1 << kLaneShift) - 1;  // no released read left to count down
+          }
         }
       break;
     case Effect::Release: {
@@ -386,11 +389,35 @@ void Semantics::apply_credit(std::vector<uint16_t>& b, StepInfo const& si) const
       uint16_t& owed = b[po + (wait_release ? 3 : 2) + 2 * c];
       if (owed > 0) --owed;
       else b[lay_.glob] |= kEarlyRelease;
-      if (b[po + 1] & kUmmaCur) b[po + 1] = (b[po + 1] & ~kUmmaCur) | kUmmaPending;
+      if (b[po + 1] & kUmmaCur) {
+        b[po + 1] = (b[po + 1] & ~kUmmaCur) | kUmmaPending;
+        if (!ps_.pipes[si.pipe].lanes) {
+          // The MMA reads released here end when the producer reacquires this stage: after
+          // the acquires of every stage free now (this one last). Items acquired and not
+          // yet given back by this slot hold the other stages.
+          int outstanding = b[po] + (wait_release ? b[po + 2 + 2 * c] : 0) + owed;
+          int until = std::max(1, ps_.pipes[si.pipe].stages - outstanding);
+          int pending = std::max<int>(b[po + 1] >> kLaneShift, until);  // the newest read ends last
+          b[po + 1] = static_cast<uint16_t>((b[po + 1] & ((1 << kLaneShift) - 1)) | (pending << kLaneShift));
+        }
+      }
       break;
     }
     default: break;
   }
+}
+
+// A producer acquire on an MMA-consumer pipe: the MMA reads of a released stage end when
+// that stage is acquired again (its empty barrier arrives only once the reads complete),
+// not at the acquire of another stage, which may pass with them still in flight. Plain
+// pipes count the acquires left in the flag word's high byte. Domain-lane pipes keep
+// their lane there, and an acquire of one lane's stage says nothing of another's reads:
+// their released reads stay open until a paired accumulator wait (conservative).
+void Semantics::end_umma_reads_on_reuse(uint16_t& flags, bool lanes) const {
+  if (lanes || !(flags & kUmmaPending)) return;
+  int left = (flags >> kLaneShift) - 1;
+  flags = static_cast<uint16_t>((flags & ((1 << kLaneShift) - 1)) | (std::max(left, 0) << kLaneShift));
+  if (left <= 0) flags &= ~kUmmaPending;
 }
 
 // A loop head over a lazily revealed count (the domain length of a loop slot, or the

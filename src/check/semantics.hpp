@@ -53,7 +53,9 @@ enum : uint16_t { kAsyncHold = 1, kUmmaCur = 2, kUmmaPending = 4, kFilled = 8, k
 // (>= 2 phases ahead of its stage's full barrier, or behind a refill), with kRace; a
 // release of a stage already free or a skip over held stages, with kEarlyRelease.
 enum : uint16_t { kTurnPhase = 64, kTurnRelease = 128 };
-// Domain-lane pipes keep the lane of the next commit in the flag word's high byte.
+// Domain-lane pipes keep the lane of the next commit in the flag word's high byte; other
+// pipes keep there, while kUmmaPending, the producer acquires left until the newest
+// released MMA read has ended (the acquire that reuses its stage).
 constexpr int kLaneShift = 8;
 
 // Every-tile-count runs keep at most this many tiles relative to the slowest task (loop
@@ -162,6 +164,7 @@ class Semantics {
   // Credit ops one stage at a time: a warp-lane op (StepInfo::weight) is `weight` of them.
   bool credit_enabled(uint16_t const* s, StepInfo const& si) const;
   void apply_credit(std::vector<uint16_t>& b, StepInfo const& si) const;
+  void end_umma_reads_on_reuse(uint16_t& flags, bool lanes) const;
   void lane_op(std::vector<uint16_t>& b, int t, StepInfo const& si) const;
   bool lanes_enabled(uint16_t const* s, int t, StepInfo const& si) const;
   long long skip_count(StepInfo const& si) const;

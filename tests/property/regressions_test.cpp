@@ -439,3 +439,43 @@ TEST(Regression, AnEmptyTmaStageIsNoEngineWrite) {
   ASSERT_EQ(v.verdict, ts::Verdict::Unsafe) << v.report;
   EXPECT_EQ(v.kind, "deadlock") << v.report;
 }
+
+// Was a wrong SAFE (found by Emulator.SafeSchedulesRunCleanUnderSeeds in CI): T1 writes
+// scratch m1, aliased with the 2-stage tma_umma ring m0, between its wait and its MMA,
+// then hands T0 a token on ring m2; T0 acquires m0's next stage only after that token.
+// The MMA of iteration i reads stage i % 2 after T1's release until the producer
+// *reacquires that stage*; the checker ended the read at the producer's next acquire of
+// any stage, so T0's acquire of the other stage (which the token puts between T1's
+// release and its next write) hid the race of iteration i + 1's write with iteration i's
+// MMA read. The emulator raised it at length 3. Now the read ends at the acquire that
+// reuses its stage: UNSAFE (race). Near miss: with one stage, the next acquire is that
+// reuse and the write comes after it: SAFE and clean.
+Program scribble_between_wait_and_mma(int stages) {
+  Program p;
+  p.mem[0] = MemSpec{PipeKind::TmaUmma, stages, 1, 0, false};
+  p.mem[1].alias_group = 1;
+  p.mem[1].alias_phase = 1;
+  p.mem[2] = ring(1);
+  p.loop = LoopKind::StaticDomain;
+  p.length = 3;
+  p.tasks.resize(2);
+  p.tasks[0].body = {op(Op::Acquire, 0), op(Op::TmaCopy, 0), op(Op::Commit, 0),
+                     op(Op::Wait, 2), op(Op::Take, 2), op(Op::Release, 2)};
+  p.tasks[1].body = {op(Op::Wait, 0), op(Op::Scribble, 1), op(Op::Mma, 0), op(Op::Release, 0),
+                     op(Op::Acquire, 2), op(Op::Put, 2), op(Op::Commit, 2)};
+  return p;
+}
+
+TEST(Regression, MmaReadEndsWhenItsStageIsReacquiredNotAtAnyAcquire) {
+  auto p = scribble_between_wait_and_mma(2);
+  EXPECT_EQ(emulated_kind(p), "race");
+  auto v = check(model_of(p), true);
+  ASSERT_EQ(v.verdict, ts::Verdict::Unsafe) << v.report;
+  EXPECT_EQ(v.kind, "race") << v.report;
+  EXPECT_EQ(replayed_kind(p), "race");
+
+  auto near = scribble_between_wait_and_mma(1);
+  EXPECT_EQ(emulated_kind(near), "");
+  auto nv = check(model_of(near), true);
+  EXPECT_EQ(nv.verdict, ts::Verdict::Safe) << nv.report;
+}
