@@ -18,6 +18,7 @@
 // (attention_resources.hpp); attention_device.cuh defines the same ones for sm_90a, and
 // ts/arch/backend.hpp picks this file on the host.
 #pragma once
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 
@@ -90,40 +91,6 @@ inline void qk_retire(Sc& sc, int t) {
   emu::scores<Sc::kD, Sc::BN>(sc.s, sc.q_stage, sc.k_stage, t);
 }
 template <class Acc>
-inline void softmax(Acc& a, ts::ProducerStage const& si, float const* scores) {
-  constexpr int BN = Acc::BN, D = Acc::kD;
-  int const t = si.thread.thread_in_task % 128;
-  int const key0 = int(si.loop_offset) * BN;
-  // As the device: the mask applies only past begin_tile's threshold (a wrong threshold
-  // leaves keys unmasked and the reference check fails), and only then is the block read.
-  bool const masked = key0 > a.last_unmasked_key0;
-  QBlock const b = masked ? a.plan.block(si.work_tile) : QBlock{};
-  float factor[2];
-  for (int r = 0; r < 2; ++r) {
-    int const row = b.q0 + a.plan.row0(a.half) + emu::row_of(t, r);
-    float x[BN];
-    float mx = -INFINITY;
-    for (int c = 0; c < BN; ++c) {
-      int const key = key0 + c;
-      bool const valid = !masked || (key < b.seqlen && (!a.plan.causal || key <= row));
-      x[c] = valid ? scores[r * BN + c] * a.plan.scale_log2 : -INFINITY;
-      mx = fmaxf(mx, x[c]);
-    }
-    float const m_new = fmaxf(a.m[r], mx);
-    // A row with no valid key so far keeps m = -inf: nothing to rescale, P = 0.
-    factor[r] = m_new == -INFINITY ? 1.0f : exp2f(a.m[r] - m_new);
-    float sum = 0;
-    for (int c = 0; c < BN; ++c) {
-      float const e = m_new == -INFINITY ? 0.0f : exp2f(x[c] - m_new);
-      sum += e;
-      a.p[r][c] = ts::arch::bf16_to_float(ts::arch::float_to_bf16(e));
-    }
-    a.l[r] = a.l[r] * factor[r] + sum;
-    a.m[r] = m_new;
-  }
-  for (int i = 0; i < D / 2; ++i) a.o[i] *= factor[(i / 2) % 2];
-}
-template <class Acc>
 inline void softmax_stats(Acc& a, ts::ProducerStage const& si, float* sc) {
   constexpr int BN = Acc::BN;
   int const t = si.thread.thread_in_task % 128;
@@ -159,6 +126,15 @@ inline void softmax_apply(Acc& a, float const* e) {
     a.l[r] = a.l[r] * a.factor[r] + sum;
   }
   for (int i = 0; i < D / 2; ++i) a.o[i] *= a.factor[(i / 2) % 2];
+}
+// The whole online softmax of one block: the overlapped schedule's two halves back to
+// back, on a copy (the scores stay the caller's).
+template <class Acc>
+inline void softmax(Acc& a, ts::ProducerStage const& si, float const* scores) {
+  float e[2 * Acc::BN];
+  std::copy(scores, scores + 2 * Acc::BN, e);
+  softmax_stats(a, si, e);
+  softmax_apply(a, e);
 }
 template <class Acc>
 inline void pv(Acc& a, uint64_t v) {
