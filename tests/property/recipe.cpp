@@ -112,6 +112,7 @@ struct Builder {
         p.mem[x].alias_group = x;
         p.mem[x].alias_phase = 1;
         if (pr.scratch == Scratch::BeforeRelease) use.push_back(op(Op::Scribble, x));
+        if (pr.scratch == Scratch::BeforeRead) use.insert(use.begin() + 1, op(Op::Scribble, x));
       }
       if (pr.scratch == Scratch::AfterRelease && x >= 0) {
         use.push_back(op(Op::Release, ring_slot));

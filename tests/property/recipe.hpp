@@ -58,7 +58,9 @@ enum class Guard { None, FirstIter, LastIter, Every2, Every2From1, Accumulator, 
 // Turns: a second consumer task takes turns with the first on the ring (ring.skip(1),
 // docs/turns.md): the producer commits two stages per step, C0 takes the first, C1 the second.
 enum class Split { None, Proxy, Blind, ProxyBeforeRead, Turns, kCount };
-enum class Scratch { None, BeforeRelease, AfterRelease, kCount };
+// Where the consumer writes a scratch buffer aliased with the ring's stages: after its
+// read (before the release), after the release, or between the wait and the read.
+enum class Scratch { None, BeforeRelease, AfterRelease, BeforeRead, kCount };
 // The ring's pipeline type: async_async (thread producer and consumer), tma_async (a TMA
 // copy fills each stage: transaction bytes, the empty-commit hang, an async producer's
 // access window), tma_umma (that producer and an MMA consumer: release is a tcgen05.commit).

@@ -16,8 +16,7 @@
 #include "known_bugs.hpp"
 #include "manager.hpp"
 #include "mode_properties.hpp"
-#include "runtime_choices.hpp"
-#include "ts/runtime/cpu/run.hpp"
+#include "safe_runs.hpp"
 
 namespace {
 using namespace prop;
@@ -52,33 +51,7 @@ RC_GTEST_PROP(Turns, ParametricAgreesWithConcreteLengths, (Recipe recipe)) {
 }
 
 RC_GTEST_PROP(Turns, SafeSchedulesRunCleanOnTheEmulator, (Recipe const& recipe)) {
-  auto p = build_program(with_turns(recipe), kAvoidKnownBugs);
-  ts::Options o;
-  o.verbose = false;
-  with_manager(p, o, [&](auto& tm) {
-    std::ostringstream out;
-    ts::VerifyReport rep;
-    try {
-      rep = tm.print_and_verify(out);
-    } catch (std::exception const&) {
-      RC_TAG("refused (static checks or UNSAFE)");
-      return;
-    }
-    bool safe = rep.verdict == ts::Verdict::Safe || rep.verdict == ts::Verdict::SafeAllK;
-    RC_TAG(verdict_name(rep.verdict));
-    if (!safe || !tm.verified()) return;
-    for (uint64_t seed = 1; seed <= 3; ++seed) {
-      runtime_choices() = RuntimeChoices{seed * 7919, p.loop == LoopKind::Tiles};
-      std::string got;
-      try {
-        ts::cpu::run(tm, {.seed = seed, .detect_races = true});
-      } catch (std::exception const& e) {
-        got = e.what();
-      }
-      RC_LOG() << rep.checker_text << "\nseed " << seed << "\n";
-      RC_ASSERT(got == "");
-    }
-  });
+  safe_schedule_runs_clean(build_program(with_turns(recipe), kAvoidKnownBugs));
 }
 
 }  // namespace

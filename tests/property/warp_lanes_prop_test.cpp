@@ -20,8 +20,7 @@
 #include "manager.hpp"
 #include "mode_properties.hpp"
 #include "replay.hpp"
-#include "runtime_choices.hpp"
-#include "ts/runtime/cpu/run.hpp"
+#include "safe_runs.hpp"
 
 namespace {
 using namespace prop;
@@ -68,34 +67,8 @@ RC_GTEST_PROP(WarpLanes, ParametricAgreesWithConcreteLengths, (Recipe recipe, bo
 // SAFE means the emulator, whose warps each start at their lane, runs clean, at the
 // checked length and (SAFE for every k) at others.
 RC_GTEST_PROP(WarpLanes, SafeSchedulesRunCleanOnTheEmulator, (Recipe const& recipe, bool producer_side)) {
-  auto p = build_program(with_warp_lanes(recipe, producer_side), kAvoidKnownBugs);
-  with_manager(p, quiet_options(), [&](auto& tm) {
-    std::ostringstream out;
-    ts::VerifyReport rep;
-    try {
-      rep = tm.print_and_verify(out);
-    } catch (std::exception const& e) {
-      std::string what = e.what();
-      if (std::getenv("PROP_PRINT_REFUSALS")) std::printf("%s\n", e.what());
-      RC_TAG(only_checker_verdicts(what)                 ? "UNSAFE (checker)"
-             : what.find("[S6.12.") != std::string::npos ? "refused by S6.12"
-                                                         : "refused by another static check");
-      return;
-    }
-    bool safe = rep.verdict == ts::Verdict::Safe || rep.verdict == ts::Verdict::SafeAllK;
-    RC_TAG(verdict_name(rep.verdict), producer_side ? "producer lanes" : "consumer lanes");
-    if (!safe || !tm.verified()) return;
-    bool all_k = rep.verdict == ts::Verdict::SafeAllK && p.loop == LoopKind::RuntimeDomain;
-    int const lengths[] = {p.length, 0, p.length + 2};
-    for (uint64_t seed = 1; seed <= 3; ++seed) {
-      if (all_k) p.length = lengths[seed - 1];
-      runtime_choices() = RuntimeChoices{seed * 7919, p.loop == LoopKind::Tiles};
-      std::string said;
-      auto got = emulator_failure([&] { ts::cpu::run(tm, {.seed = seed, .detect_races = true}); }, &said);
-      RC_LOG() << said << "\n" << "length " << p.length << " seed " << seed << "\n" << rep.checker_text << "\n";
-      RC_ASSERT(got == "");
-    }
-  });
+  safe_schedule_runs_clean(build_program(with_warp_lanes(recipe, producer_side), kAvoidKnownBugs),
+                           producer_side ? "producer lanes" : "consumer lanes");
 }
 
 // UNSAFE means a real run: the counterexample, forced on the emulator, fails the same way.

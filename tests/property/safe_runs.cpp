@@ -1,0 +1,56 @@
+#include "safe_runs.hpp"
+
+#include <rapidcheck.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+
+#include "checker_runs.hpp"
+#include "manager.hpp"
+#include "replay.hpp"
+#include "runtime_choices.hpp"
+#include "ts/runtime/cpu/run.hpp"
+
+namespace prop {
+
+namespace {
+// "refused by S6.12" for a static check's refusal; "UNSAFE (checker)" when every problem
+// listed is the exhaustive checker's verdict.
+std::string refusal_tag(std::string const& what) {
+  if (only_checker_verdicts(what)) return "UNSAFE (checker)";
+  auto at = what.find("[S");
+  if (at == std::string::npos) return "refused by a static check";
+  auto end = what.find_first_of(".]", what.find('.', at) + 1);
+  return "refused by " + what.substr(at + 1, end - at - 1);
+}
+}  // namespace
+
+void safe_schedule_runs_clean(Program p, std::string const& tag) {
+  with_manager(p, quiet_options(), [&](auto& tm) {
+    std::ostringstream out;
+    ts::VerifyReport rep;
+    try {
+      rep = tm.print_and_verify(out);
+    } catch (std::exception const& e) {  // a static check refuses the schedule: no claim to test
+      if (std::getenv("PROP_PRINT_REFUSALS")) std::printf("%s\n", e.what());
+      RC_TAG(refusal_tag(e.what()), tag);
+      return;
+    }
+    bool safe = rep.verdict == ts::Verdict::Safe || rep.verdict == ts::Verdict::SafeAllK;
+    RC_TAG(verdict_name(rep.verdict), tm.verified() ? "verified" : "static checks refuse", tag);
+    if (!safe || !tm.verified()) return;
+    bool all_k = rep.verdict == ts::Verdict::SafeAllK && p.loop == LoopKind::RuntimeDomain;
+    int const lengths[] = {p.length, 0, p.length + 2};
+    for (uint64_t seed = 1; seed <= 3; ++seed) {
+      if (all_k) p.length = lengths[seed - 1];  // the schedules read p.length when run
+      runtime_choices() = RuntimeChoices{seed * 7919, p.loop == LoopKind::Tiles};
+      std::string said;
+      auto got = emulator_failure([&] { ts::cpu::run(tm, {.seed = seed, .detect_races = true}); }, &said);
+      RC_LOG() << "length " << p.length << " seed " << seed << "\n" << said << "\nchecker:\n" << rep.checker_text << "\n";
+      RC_ASSERT(got == "");
+    }
+  });
+}
+
+}  // namespace prop
