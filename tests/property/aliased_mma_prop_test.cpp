@@ -16,6 +16,7 @@
 #include "checker_runs.hpp"
 #include "generators.hpp"
 #include "known_bugs.hpp"
+#include "mode_properties.hpp"
 #include "replay.hpp"
 #include "safe_runs.hpp"
 
@@ -50,13 +51,7 @@ Recipe with_aliased_mma(Recipe r) {
 }
 
 RC_GTEST_PROP(AliasedMma, ReductionAgreesWithPlainBfs, (Recipe const& recipe)) {
-  auto m = model_of(build_program(with_aliased_mma(recipe), kAvoidKnownBugs));
-  auto bfs = check(m, false);
-  auto por = check(m, true);
-  RC_TAG(verdict_name(bfs.verdict), bfs.kind);
-  RC_PRE(bfs.verdict != ts::Verdict::Incomplete && por.verdict != ts::Verdict::Incomplete);
-  RC_ASSERT(verdict_name(por.verdict) == verdict_name(bfs.verdict));
-  RC_ASSERT(bfs.kind.empty() == por.kind.empty());
+  reduction_agrees_with_plain_bfs(build_program(with_aliased_mma(recipe), kAvoidKnownBugs), "", true);
 }
 
 // SAFE means clean emulator runs, whose MMA engine reads a stage when the MMA executes.

@@ -9,28 +9,13 @@
 #include "checker_runs.hpp"
 #include "generators.hpp"
 #include "known_bugs.hpp"
+#include "mode_properties.hpp"
 
 namespace {
 using namespace prop;
 
 RC_GTEST_PROP(CheckerAgreement, ReductionAgreesWithPlainBfs, (Recipe const& recipe)) {
-  auto p = build_program(recipe, kAvoidKnownBugs);
-  auto m = model_of(p);
-  auto bfs = check(m, false);
-  auto por = check(m, true);
-  RC_TAG(verdict_name(bfs.verdict), bfs.kind);
-  RC_PRE(bfs.verdict != ts::Verdict::Incomplete && por.verdict != ts::Verdict::Incomplete);
-  RC_ASSERT(verdict_name(por.verdict) == verdict_name(bfs.verdict));
-  // The reduction must keep every failure kind reachable (docs/checker.md, "Soundness");
-  // the first one each mode reports may differ when a schedule fails in several ways.
-  // A parametric search that stopped at the drift bound has met failures in its own order.
-  auto stopped = [](Verdict const& v) {
-    return v.report.find("the parametric search stopped there") != std::string::npos ||
-           v.report.find("the every-tile-count search stopped there") != std::string::npos ||
-           v.report.find("WARNING: too many outstanding shared-condition outcomes") != std::string::npos;
-  };
-  if (!stopped(por) && !stopped(bfs)) RC_ASSERT(por.kinds_reached == bfs.kinds_reached);
-  RC_ASSERT(bfs.kind.empty() == por.kind.empty());
+  reduction_agrees_with_plain_bfs(build_program(recipe, kAvoidKnownBugs), "", true);
 }
 
 RC_GTEST_PROP(CheckerAgreement, ParametricAgreesWithConcreteLengths, (Recipe recipe)) {

@@ -35,14 +35,7 @@ Recipe with_turns(Recipe r) {
 }
 
 RC_GTEST_PROP(Turns, ReductionAgreesWithPlainBfs, (Recipe const& recipe)) {
-  auto p = build_program(with_turns(recipe), kAvoidKnownBugs);
-  auto m = model_of(p);
-  auto bfs = check(m, false);
-  auto por = check(m, true);
-  RC_TAG(verdict_name(bfs.verdict), bfs.kind);
-  RC_PRE(bfs.verdict != ts::Verdict::Incomplete && por.verdict != ts::Verdict::Incomplete);
-  RC_ASSERT(verdict_name(por.verdict) == verdict_name(bfs.verdict));
-  RC_ASSERT(bfs.kind.empty() == por.kind.empty());
+  reduction_agrees_with_plain_bfs(build_program(with_turns(recipe), kAvoidKnownBugs), "", false);
 }
 
 RC_GTEST_PROP(Turns, ParametricAgreesWithConcreteLengths, (Recipe recipe)) {

@@ -49,14 +49,8 @@ Recipe with_warp_lanes(Recipe r, bool producer_side) {
 }
 
 RC_GTEST_PROP(WarpLanes, ReductionAgreesWithPlainBfs, (Recipe const& recipe, bool producer_side)) {
-  auto p = build_program(with_warp_lanes(recipe, producer_side), kAvoidKnownBugs);
-  auto m = model_of(p);
-  auto bfs = check(m, false);
-  auto por = check(m, true);
-  RC_TAG(verdict_name(bfs.verdict), bfs.kind, producer_side ? "producer lanes" : "consumer lanes");
-  RC_PRE(bfs.verdict != ts::Verdict::Incomplete && por.verdict != ts::Verdict::Incomplete);
-  RC_ASSERT(verdict_name(por.verdict) == verdict_name(bfs.verdict));
-  RC_ASSERT(bfs.kind.empty() == por.kind.empty());
+  reduction_agrees_with_plain_bfs(build_program(with_warp_lanes(recipe, producer_side), kAvoidKnownBugs),
+                                  producer_side ? "producer lanes" : "consumer lanes", false);
 }
 
 RC_GTEST_PROP(WarpLanes, ParametricAgreesWithConcreteLengths, (Recipe recipe, bool producer_side)) {
