@@ -121,25 +121,6 @@ __device__ inline void row_stats(float const* s, float* m, float* factor, float*
   }
 }
 
-// Online softmax of one block: mask, new row max, rescale O and the partial sums, P as
-// bf16x2 pairs (pa[j] = columns 2j, 2j + 1 of the fragment).
-template <int D, int BN>
-__device__ inline void softmax(float* s, float* o, uint32_t* pa, float* m, float* l, float scale_log2) {
-  float factor[2], neg_base[2];
-  row_stats<BN>(s, m, factor, neg_base, scale_log2);
-#pragma unroll
-  for (int r = 0; r < 2; ++r) l[r] *= factor[r];
-#pragma unroll
-  for (int i = 0; i < BN / 2; ++i) {
-    s[i] = fast_exp2(fmaf(s[i], scale_log2, neg_base[(i / 2) % 2]));
-    l[(i / 2) % 2] += s[i];
-  }
-#pragma unroll
-  for (int j = 0; j < BN / 4; ++j) pa[j] = ts::arch::pack_bf16x2(s[2 * j], s[2 * j + 1]);
-#pragma unroll
-  for (int i = 0; i < D / 2; ++i) o[i] *= factor[(i / 2) % 2];
-}
-
 // The softmax split in two for the overlapped schedule (attention_shared.hpp,
 // OverlapSchedule): stats while the previous block's P V is still in flight (it touches
 // only the scores: mask, new row max, exp2 in place, the rescale factor), apply after that
@@ -162,6 +143,15 @@ __device__ inline void softmax_apply(float const* e, float* o, uint32_t* pa, flo
   for (int j = 0; j < BN / 4; ++j) pa[j] = ts::arch::pack_bf16x2(e[2 * j], e[2 * j + 1]);
 #pragma unroll
   for (int i = 0; i < D / 2; ++i) o[i] *= factor[(i / 2) % 2];
+}
+
+// Online softmax of one block (mask applied by the caller): the stats, then the apply, on
+// the scores in place; P as bf16x2 pairs (pa[j] = columns 2j, 2j + 1 of the fragment).
+template <int D, int BN>
+__device__ inline void softmax(float* s, float* o, uint32_t* pa, float* m, float* l, float scale_log2) {
+  float factor[2];
+  softmax_stats<BN>(s, m, factor, scale_log2);
+  softmax_apply<D, BN>(s, o, pa, l, factor);
 }
 
 template <int N>
