@@ -24,6 +24,11 @@ Usage: bench_attention.py <path to libts_attention.so> [quick|full|varlen, comma
 (mode 0: the pair schedule, 1: shared-K/V, 2: shared-K/V with intra-warpgroup overlap; + 8:
 the same under the dynamic global-counter scheduler; any other value is passed to the
 library as is and its lines are named attention_m<mode>)
+Two environment variables narrow or widen a run (quick/full): BENCH_SHAPES, a comma-separated
+list of size tags (<B>x<H>x<S>x<D>[c][g<Hkv>], e.g. 16x16x1024x128c), runs those shapes instead
+of the list; BENCH_ORDERS, a comma-separated list of causal tile orders (TS_ATTN_ORDER values,
+bench/attention/ts_attention.cuh: blocks, lpt, sec<MB>), runs each shape once per order with
+TS_ATTN_ORDER set while its plan is made, its lines named attention<mode tag>@<order>.
 """
 import ctypes
 import math
@@ -125,7 +130,18 @@ TAGS = {0: "", 1: "_shared", 2: "_overlap", 8: "_dynamic", 9: "_shared_dynamic",
 
 def tag(mode):
     """Line-name suffix of a mode; modes this file does not know get a generic name."""
-    return TAGS.get(mode, f"_m{mode}")
+    return TAGS.get(mode, f"_m{mode}") + (f"@{os.environ['TS_ATTN_ORDER']}" if os.environ.get("TS_ATTN_ORDER") else "")
+
+
+def parse_shape(spec):
+    """(B, H, S, D, causal, hkv) of a size tag such as 16x16x1024x128c or 4x32x4096x128cg8."""
+    hkv = None
+    if "g" in spec:
+        spec, g = spec.split("g")
+        hkv = int(g)
+    causal = spec.endswith("c")
+    B, H, S, D = (int(x) for x in spec.rstrip("c").split("x"))
+    return B, H, S, D, causal, hkv
 
 
 def run_shape(lib, B, H, S, D, causal, hkv=None, cu=None, shared=0):
@@ -344,7 +360,17 @@ def main():
     print(f"device {torch.cuda.get_device_name()} torch {torch.__version__} cudnn {torch.backends.cudnn.version()}")
     shapes = SHAPES if "full" in what else SHAPES[:2]
     modes = [int(m) for m in sys.argv[3].split(",")] if len(sys.argv) > 3 else [2, 1, 0]
-    if what & {"quick", "full"}:
+    if what & {"quick", "full"} and os.environ.get("BENCH_SHAPES"):
+        orders = [o for o in os.environ.get("BENCH_ORDERS", "").split(",") if o] or [None]
+        for shared in modes:
+            for spec in os.environ["BENCH_SHAPES"].split(","):
+                B, H, S, D, causal, hkv = parse_shape(spec)
+                for order in orders:
+                    if order:
+                        os.environ["TS_ATTN_ORDER"] = order
+                    run_shape(lib, B, H, S, D, causal, hkv=hkv, shared=shared)
+                    os.environ.pop("TS_ATTN_ORDER", None)
+    elif what & {"quick", "full"}:
         for shared in modes:  # bench attention_overlap / attention_shared / attention lines
             for causal in (False, True):
                 for (B, H, S, D) in shapes:

@@ -5,6 +5,7 @@
 #include <cuda.h>
 #include <cuda_runtime.h>
 
+#include <cstdlib>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -55,6 +56,7 @@ struct RunnerD : Runner {
   using Manager = decltype(Make<D, Mode>::make(std::declval<attn::Problem const&>(), {}, ts::Options{}));
   std::unique_ptr<Manager> tm;
   attn::QBlock* blocks = nullptr;
+  int* tile_order = nullptr;  // causal: attn::plan_tile_order (Plan::tile_order)
   CUtensorMap* maps = nullptr;
   std::unique_ptr<ts::cuda::GlobalCounterQueue> queue;  // dynamic: the tile counter and staged responses
   void launch(cudaStream_t st) override {
@@ -65,9 +67,26 @@ struct RunnerD : Runner {
   }
   ~RunnerD() override {
     cudaFree(blocks);
+    cudaFree(tile_order);
     cudaFree(maps);
   }
 };
+
+// The queue order of a causal plan: K/V sections of kSectionBytes, balanced for the static
+// round-robin (attn::plan_tile_order). TS_ATTN_ORDER in the environment overrides it for
+// measurements: "blocks" the plain blocks[] order with no table (longest first, the order
+// before the table), "lpt" that order balanced, "sec<MB>" sections of MB MiB, balanced.
+constexpr long long kSectionBytes = 32LL << 20;
+inline long long order_section_bytes(bool& table) {
+  table = true;
+  char const* e = std::getenv("TS_ATTN_ORDER");
+  if (!e || !*e) return kSectionBytes;
+  std::string const v = e;
+  if (v == "blocks") table = false;
+  if (v == "lpt" || v == "blocks") return 0;
+  if (v.rfind("sec", 0) == 0) return std::stoll(v.substr(3)) << 20;
+  throw std::invalid_argument("TS_ATTN_ORDER must be blocks, lpt or sec<MB>, got " + v);
+}
 
 // q, k, v, o: device bf16, packed [tokens][heads][D]; lse: device fp32 [hq][tokens].
 // Mode: see Make.
@@ -109,6 +128,15 @@ std::unique_ptr<Runner> prepare_d(attn::Shape const& s, void const* q, void cons
   p.lse = lse;
   r->pairs = Shared ? p.plan.num_blocks * s.hq : p.pairs();  // work tiles
   r->grid = r->pairs < sms ? r->pairs : sms;
+  bool table = false;
+  long long const section = s.causal ? order_section_bytes(table) : 0;
+  if (s.causal && table) {
+    auto order = attn::plan_tile_order<D>(s, host_blocks, !Shared, section, r->grid);
+    cuda_check(cudaMalloc(&r->tile_order, sizeof(int) * (order.size() + 1)), "cudaMalloc tile order");
+    cuda_check(cudaMemcpy(r->tile_order, order.data(), sizeof(int) * order.size(), cudaMemcpyHostToDevice),
+               "copy tile order");
+    p.plan.tile_order = r->tile_order;
+  }
   typename Make<D, Mode>::Scheduler sched{};
   if constexpr (RunnerD<D, Mode>::kDyn) {
     r->queue = std::make_unique<ts::cuda::GlobalCounterQueue>(r->grid);

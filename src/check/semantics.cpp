@@ -358,13 +358,16 @@ void Semantics::apply_credit(std::vector<uint16_t>& b, StepInfo const& si) const
         if (b[lay_.pipe_off[r] + 1] & (kUmmaCur | kUmmaPending)) b[lay_.pipe_off[r] + 1] |= kUmmaFenced;
       if (int lanes = ps_.pipes[si.pipe].lanes) {
         // Domain lanes: this commit's stage belongs to one lane only.
-        int lane = b[po + 1] >> kLaneShift;
+        int lane = high_byte(b[po + 1]);
         ++b[po + 2 + 2 * ps_.pipes[si.pipe].slot_of_lane[lane]];
-        b[po + 1] = static_cast<uint16_t>((b[po + 1] & ((1 << kLaneShift) - 1)) | (((lane + 1) % lanes) << kLaneShift));
+        set_high_byte(b[po + 1], (lane + 1) % lanes);
       } else {
         for (int c = 0; c < lay_.pipe_slots[si.pipe]; ++c) ++b[po + 2 + 2 * c];
       }
-      b[po + 1] &= ~kAsyncHold;  // still writing: tracked by the stage being full and unwaited
+      // The engine's writes into the committed stage are tracked by the stage being full
+      // and unwaited from now on; a stage still acquired and uncommitted may hold a copy
+      // in flight too (the bit does not say which stage was written: conservative).
+      if (b[po] == 0) b[po + 1] &= ~kAsyncHold;
       break;
     case Effect::Wait:
       --b[po + 2 + 2 * si.consumer_slot];
@@ -376,7 +379,7 @@ void Semantics::apply_credit(std::vector<uint16_t>& b, StepInfo const& si) const
           uint16_t& f = b[lay_.pipe_off[r] + 1];
           if (f & kUmmaFenced) {
             f &= ~(kUmmaCur | kUmmaPending | kUmmaFenced);
-            if (!ps_.pipes[r].lanes) f &= (1 << kLaneShift) - 1;  // no released read left to count down
+            if (!ps_.pipes[r].lanes) set_high_byte(f, 0);  // no released read left to count down
           }
         }
       break;
@@ -389,7 +392,10 @@ void Semantics::apply_credit(std::vector<uint16_t>& b, StepInfo const& si) const
       uint16_t& owed = b[po + (wait_release ? 3 : 2) + 2 * c];
       if (owed > 0) --owed;
       else b[lay_.glob] |= kEarlyRelease;
-      if (b[po + 1] & kUmmaCur) {
+      // Only the release of the slot issuing the MMAs (a tcgen05.commit, which completes
+      // after every MMA its thread issued before it) bounds their reads; another slot's
+      // release says nothing of them (Pipe::umma_release_slot).
+      if ((b[po + 1] & kUmmaCur) && c == ps_.pipes[si.pipe].umma_release_slot) {
         b[po + 1] = (b[po + 1] & ~kUmmaCur) | kUmmaPending;
         if (!ps_.pipes[si.pipe].lanes) {
           // The MMA reads released here end when the producer reacquires this stage: after
@@ -397,8 +403,7 @@ void Semantics::apply_credit(std::vector<uint16_t>& b, StepInfo const& si) const
           // yet given back by this slot hold the other stages.
           int outstanding = b[po] + (wait_release ? b[po + 2 + 2 * c] : 0) + owed;
           int until = std::max(1, ps_.pipes[si.pipe].stages - outstanding);
-          int pending = std::max<int>(b[po + 1] >> kLaneShift, until);  // the newest read ends last
-          b[po + 1] = static_cast<uint16_t>((b[po + 1] & ((1 << kLaneShift) - 1)) | (pending << kLaneShift));
+          set_high_byte(b[po + 1], std::max(high_byte(b[po + 1]), until));  // the newest read ends last
         }
       }
       break;
@@ -415,8 +420,8 @@ void Semantics::apply_credit(std::vector<uint16_t>& b, StepInfo const& si) const
 // their released reads stay open until a paired accumulator wait (conservative).
 void Semantics::end_umma_reads_on_reuse(uint16_t& flags, bool lanes) const {
   if (lanes || !(flags & kUmmaPending)) return;
-  int left = (flags >> kLaneShift) - 1;
-  flags = static_cast<uint16_t>((flags & ((1 << kLaneShift) - 1)) | (std::max(left, 0) << kLaneShift));
+  int left = high_byte(flags) - 1;
+  set_high_byte(flags, std::max(left, 0));
   if (left <= 0) flags &= ~kUmmaPending;
 }
 
@@ -446,7 +451,7 @@ bool Semantics::reveal_exit(std::vector<uint16_t>& b, int t, int left, int count
 bool Semantics::lane_stage_free(uint16_t const* s, int pipe) const {
   auto const& p = ps_.pipes[pipe];
   int o = lay_.pipe_off[pipe];
-  int uncommitted = s[o], first = s[o + 1] >> kLaneShift;  // lane of the oldest uncommitted stage
+  int uncommitted = s[o], first = high_byte(s[o + 1]);  // lane of the oldest uncommitted stage
   int lane = (first + uncommitted) % p.lanes;
   int mine = uncommitted / p.lanes + ((lane - first + p.lanes) % p.lanes < uncommitted % p.lanes ? 1 : 0);
   int slot = p.slot_of_lane[lane];

@@ -57,6 +57,10 @@ enum : uint16_t { kTurnPhase = 64, kTurnRelease = 128 };
 // pipes keep there, while kUmmaPending, the producer acquires left until the newest
 // released MMA read has ended (the acquire that reuses its stage).
 constexpr int kLaneShift = 8;
+inline int high_byte(uint16_t flags) { return flags >> kLaneShift; }
+inline void set_high_byte(uint16_t& flags, int v) {
+  flags = static_cast<uint16_t>((flags & ((1 << kLaneShift) - 1)) | (v << kLaneShift));
+}
 
 // Every-tile-count runs keep at most this many tiles relative to the slowest task (loop
 // slots, skip masks); the window is the sum of the pipelines' depths plus one tile per

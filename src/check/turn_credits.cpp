@@ -93,7 +93,7 @@ void Semantics::turn_step(std::vector<uint16_t>& b, int t, StepInfo const& si) c
         if (ahead(k) > 0) --ahead(k);
         else ++a(k);
       }
-      flags &= ~kAsyncHold;
+      if (U == 0) flags &= ~kAsyncHold;  // another held stage may still be written (semantics.cpp)
       break;
     case Effect::Wait:
       if (ahead(c) >= S || a(c) > S || turn_poison(b.data(), si.pipe, c) == 2) {  // a wrong phase; counters kept

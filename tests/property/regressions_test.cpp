@@ -405,7 +405,8 @@ TEST(Regression, ReplayRunsTheThreeTilesAStageReuseRaceNeeds) {
 // scribbles on memory aliased with the TMA stage it is still filling. The copy's write is
 // the engine's and lasts until the consumer's wait; the producer's own later write races
 // it on hardware. The checker reports it (the engine holds the stage from the copy on),
-// and the emulator raises it under one of its seeds.
+// and so does the emulator, whose copy engine writes when the copy lands, ordered after
+// nothing the producer does after the issue.
 TEST(Regression, ProducerWriteUnderItsOwnInFlightTmaCopyIsARace) {
   auto p = tma_pair({op(Op::Acquire, 0), op(Op::TmaCopy, 0), op(Op::Scribble, 1), op(Op::Commit, 0)}, consume(0));
   p.mem[1].alias_group = 1;
@@ -479,3 +480,110 @@ TEST(Regression, MmaReadEndsWhenItsStageIsReacquiredNotAtAnyAcquire) {
   auto nv = check(model_of(near), true);
   EXPECT_EQ(nv.verdict, ts::Verdict::Safe) << nv.report;
 }
+
+namespace {
+using namespace prop::build;
+
+// Was a wrong SAFE of the exhaustive checker (found by review in stop 27), reachable only
+// in a schedule the static checks refuse: on a tma_umma ring m0 released by two slots (the
+// empty barrier takes one tcgen05.commit per stage: S6.10.empty-arrivals), the flag of
+// an MMA read in flight was one bit per pipe, so a release by the slot that issues no
+// MMA (B, one item behind: every(1, 1) { release } before its wait) ended A's read of the
+// newest item, although B's release does not wait for A's MMAs (A's tcgen05.commit
+// does). A's own release then found no read to bound, the read ended at the next
+// acquire, and A's write of scratch m1 (aliased with m0) after its next wait raced the
+// MMA still reading. Tokens on m2 / m3 put B's release between A's MMA and A's release.
+// Now only the issuing slot's release bounds the read: UNSAFE (race), as the emulator's
+// free runs find. (Its replay deadlocks instead: the refused barrier count frees a stage
+// at B's release, which the checker, counting both releases, does not model.)
+Program lagging_second_slot() {
+  Program p;
+  p.mem[0] = MemSpec{PipeKind::TmaUmma, 2, 1, 0, false};
+  p.mem[1].alias_group = 1;
+  p.mem[1].alias_phase = 1;
+  p.mem[2] = ring(1);
+  p.mem[3] = ring(1);
+  p.loop = LoopKind::StaticDomain;
+  p.length = 3;
+  p.tasks.resize(3);
+  p.tasks[0].body = {op(Op::Acquire, 0), op(Op::TmaCopy, 0), op(Op::Commit, 0)};
+  p.tasks[1].body = {op(Op::Wait, 0), every(1, 2, {op(Op::Scribble, 1)}), op(Op::Mma, 0), op(Op::Acquire, 2),
+                     op(Op::Put, 2), op(Op::Commit, 2), op(Op::Wait, 3), op(Op::Take, 3), op(Op::Release, 3),
+                     op(Op::Release, 0)};
+  p.tasks[2].body = {op(Op::Wait, 2), op(Op::Take, 2), op(Op::Release, 2), every(1, 1, {op(Op::Release, 0)}),
+                     op(Op::Wait, 0), op(Op::Acquire, 3), op(Op::Put, 3), op(Op::Commit, 3)};
+  p.tasks[2].tail = {op(Op::Release, 0)};
+  return p;
+}
+
+TEST(Regression, OnlyTheIssuingSlotsReleaseBoundsItsMmaReads) {
+  auto p = lagging_second_slot();
+  EXPECT_TRUE(refused_by_static_checks(p));
+  EXPECT_EQ(emulated_kind(p), "race");
+  auto v = check(model_of(p), true);
+  ASSERT_EQ(v.verdict, ts::Verdict::Unsafe) << v.report;
+  EXPECT_EQ(v.kind, "race") << v.report;
+  auto bfs = check(model_of(p), false);
+  EXPECT_EQ(bfs.verdict, ts::Verdict::Unsafe) << bfs.report;
+}
+
+// Was a wrong SAFE (found by review in stop 27): the producer of the 2-stage tma_async ring
+// m0 acquires and fills both stages, commits the first and hands T1 a token (m2); T1,
+// having waited the first stage, writes scratch m1 (aliased with m0) while the second
+// stage's copy is still in flight. The commit cleared the engine's hold of the ring
+// although a second acquired stage was still being written. Now the hold ends when no
+// acquired stage is left uncommitted: UNSAFE (race). The emulator confirms it since a
+// copy's write is the copy engine's, made when the copy lands (src/runtime/cpu/engines.cpp);
+// before, it was the issuer's at the issue, ordered before the token. Near miss: T0
+// commits both stages before the token and T1 waits both before writing: SAFE and clean.
+Program second_held_stage_in_flight(bool commit_both_first) {
+  Program p;
+  p.mem[0] = tma_ring(2);
+  p.mem[0].alias_group = 1;
+  p.mem[1].alias_group = 1;
+  p.mem[1].alias_phase = 1;
+  p.mem[2] = ring(1);
+  p.mem[3] = ring(1);
+  p.loop = LoopKind::StaticDomain;
+  p.length = 1;
+  p.tasks.resize(2);
+  std::vector<Node> fill = {op(Op::Acquire, 0), op(Op::TmaCopy, 0), op(Op::Acquire, 0), op(Op::TmaCopy, 0),
+                            op(Op::Commit, 0)};
+  std::vector<Node> token = {op(Op::Acquire, 2), op(Op::Put, 2), op(Op::Commit, 2),
+                             op(Op::Wait, 3), op(Op::Take, 3), op(Op::Release, 3)};
+  std::vector<Node> first = {op(Op::Wait, 0), op(Op::Take, 0), op(Op::Release, 0)};
+  std::vector<Node> write = {op(Op::Wait, 2), op(Op::Take, 2), op(Op::Release, 2), op(Op::Scribble, 1),
+                             op(Op::Acquire, 3), op(Op::Put, 3), op(Op::Commit, 3)};
+  if (commit_both_first) {
+    p.tasks[0].body = fill;
+    p.tasks[0].body.push_back(op(Op::Commit, 0));
+    append(p.tasks[0].body, token);
+    p.tasks[1].body = first;
+    append(p.tasks[1].body, first);
+    append(p.tasks[1].body, write);
+  } else {
+    p.tasks[0].body = fill;
+    append(p.tasks[0].body, token);
+    p.tasks[0].body.push_back(op(Op::Commit, 0));
+    p.tasks[1].body = first;
+    append(p.tasks[1].body, write);
+    append(p.tasks[1].body, first);
+  }
+  return p;
+}
+
+TEST(Regression, ACommitEndsTheEnginesHoldOnlyWithNoStageLeftUncommitted) {
+  auto p = second_held_stage_in_flight(false);
+  EXPECT_EQ(emulated_kind(p), "race");
+  auto v = check(model_of(p), true);
+  ASSERT_EQ(v.verdict, ts::Verdict::Unsafe) << v.report;
+  EXPECT_EQ(v.kind, "race") << v.report;
+  EXPECT_EQ(replayed_kind(p), "race");
+
+  auto near = second_held_stage_in_flight(true);
+  EXPECT_EQ(emulated_kind(near), "");
+  auto nv = check(model_of(near), true);
+  EXPECT_EQ(nv.verdict, ts::Verdict::Safe) << nv.report;
+}
+
+}  // namespace

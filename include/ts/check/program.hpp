@@ -121,6 +121,12 @@ struct Pipe {
   // never arrive (a hang on hardware), reported as such.
   bool tma_fill_check = false;
   bool umma_consumer = false;     // reading past release until the producer's next acquire
+  // UMMA-consumer pipes: the consumer slot whose release bounds the MMA reads (the one
+  // slot issuing them, one that releases: its tcgen05.commit completes after every MMA
+  // its thread issued). -1: none does (several issuing slots, an issuer that never
+  // releases, or a reader that is no slot): the reads stay in flight until a paired
+  // accumulator wait ends them, or to the end of the run (conservative).
+  int umma_release_slot = -1;
   // UMMA-producer pipe (an accumulator) that the one MMA consumer task of `fenced_reads`
   // commits: tcgen05.commit completes after every MMA issued before it, so a wait on that
   // commit proves those reads done (SPEC S7.3's paired accumulator wait).

@@ -36,6 +36,21 @@ void Emulator::smem_access(void const* p, std::size_t bytes, bool write) {
     im.record_access(c, f.tid, f.vc, f.step, uint32_t(static_cast<unsigned char const*>(p) - c.smem), bytes, write);
 }
 
+void Emulator::Impl::record_copy_write(Cta& c, uint64_t* b, int issuer, int step, VClock const& issued,
+                                       void const* dst, std::size_t bytes) {
+  uint32_t bar_off = uint32_t(reinterpret_cast<unsigned char*>(b) - c.smem);
+  auto [it, fresh] = c.copy_engine_of_bar.try_emplace(bar_off, int(c.copy_issuer.size()));
+  if (fresh) c.copy_issuer.emplace_back();
+  auto& issuers = c.copy_issuer[size_t(it->second)];
+  int me = c.copy_engine_tid(it->second);
+  issuers.emplace_back(issuer, step);
+  VClock vc = issued;
+  if (vc.size() <= size_t(me)) vc.resize(size_t(me) + 1, 0);
+  vc[me] = uint32_t(issuers.size());
+  record_access(c, me, vc, step, uint32_t(static_cast<unsigned char const*>(dst) - c.smem), bytes, true);
+  vc_join(c.bars[bar_off].accum, vc);  // the barrier's completion releases the write to its waiters
+}
+
 void Emulator::bulk_copy_g2s(void* dst, void const* src, uint32_t bytes, uint64_t* b) {
   Impl& im = *impl_;
   Fiber& f = im.fiber();
@@ -49,11 +64,7 @@ void Emulator::bulk_copy_g2s(void* dst, void const* src, uint32_t bytes, uint64_
   ++c->async_inflight;
   im.async_ops.push_back({c, [ip, c, dst, src, bytes, b, tid, step, snap] {
                             std::memcpy(dst, src, bytes);
-                            if (ip->opt.detect_races) {
-                              ip->record_access(*c, tid, snap, step, uint32_t(static_cast<unsigned char*>(dst) - c->smem),
-                                                bytes, true);
-                              vc_join(c->bars[uint32_t(reinterpret_cast<unsigned char*>(b) - c->smem)].accum, snap);
-                            }
+                            if (ip->opt.detect_races) ip->record_copy_write(*c, b, tid, step, snap, dst, bytes);
                             ip->complete_tx(*c, b, bytes);
                           }});
   if (im.opt.detect_races) ++f.vc[f.tid];
@@ -94,10 +105,7 @@ void Emulator::tensor_copy_2d_g2s(void* dst, arch::TensorMap2D const& m, long lo
                                 else
                                   std::memset(o, 0, m.elem_bytes);  // out-of-bounds box elements are zero-filled
                               }
-                            if (ip->opt.detect_races) {
-                              ip->record_access(*c, tid, snap, step, uint32_t(out - c->smem), bytes, true);
-                              vc_join(c->bars[uint32_t(reinterpret_cast<unsigned char*>(b) - c->smem)].accum, snap);
-                            }
+                            if (ip->opt.detect_races) ip->record_copy_write(*c, b, tid, step, snap, out, bytes);
                             ip->complete_tx(*c, b, bytes);  // the full box counts, OOB fill included
                           }});
   if (im.opt.detect_races) ++f.vc[f.tid];
@@ -174,12 +182,8 @@ void Emulator::clc_try_cancel(void* response, uint64_t* b) {
                                 r = {1u, uint32_t(i), 0, 0};
                                 break;
                               }
-                            if (ip->opt.detect_races) {
-                              ip->record_access(*c, tid, snap, step,
-                                                uint32_t(static_cast<unsigned char*>(response) - c->smem),
-                                                kQueueResponseBytes, true);
-                              vc_join(c->bars[uint32_t(reinterpret_cast<unsigned char*>(b) - c->smem)].accum, snap);
-                            }
+                            if (ip->opt.detect_races)
+                              ip->record_copy_write(*c, b, tid, step, snap, response, kQueueResponseBytes);
                             std::memcpy(response, &r, sizeof r);
                             if (k.complete()) ip->wake_all(k.pdl_waiters);
                             ip->complete_tx(*c, b, kQueueResponseBytes);

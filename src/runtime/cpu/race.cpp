@@ -1,14 +1,14 @@
 // Data-race detection on emulated shared memory (RunOptions::detect_races).
 //
 // Covers: accesses made through the portable layer's checked accessors
-// (ts::arch::smem_load / smem_store), the SMEM written by bulk/tensor copies (as a
-// write of the issuing thread at the moment it issued the copy) and the SMEM an MMA
-// reads (by the CTA's MMA engine, an actor of its own, when the MMA executes). Happens-before comes
-// from vector clocks: an mbarrier arrival releases the arriving thread's clock into
-// the phase, a successful wait / try_wait acquires the clock of the last completed
-// phase, copy completions release the issuer's clock, and the CTA barrier joins all.
-// Not covered: plain pointer accesses in work bodies, TMEM, global memory, and the
-// ordering between a thread and its own in-flight copy.
+// (ts::arch::smem_load / smem_store), the SMEM written by bulk/tensor copies and CLC
+// responses (by a copy engine, an actor of its own per completion barrier, when the copy
+// lands) and the SMEM an MMA reads (by the CTA's MMA engine, an actor of its own, when
+// the MMA executes). Happens-before comes from vector clocks: an mbarrier arrival
+// releases the arriving thread's clock into the phase, a successful wait / try_wait
+// acquires the clock of the last completed phase, a copy's completion releases the copy
+// engine's write (after the issuer's clock at the issue), and the CTA barrier joins all.
+// Not covered: plain pointer accesses in work bodies, TMEM, global memory.
 #include <algorithm>
 
 #include "state.hpp"
@@ -57,8 +57,14 @@ void Emulator::Impl::record_access(Cta& c, int tid, VClock const& vc, int step, 
         return s2;
       };
       auto step_txt = [&](int thread, int st) {
-        if (thread >= c.mma_tid()) {  // the MMA engine: name the MMA by its issuer
-          uint32_t at = thread == tid ? clk : other_clk;
+        uint32_t at = thread == tid ? clk : other_clk;
+        if (thread > c.mma_tid()) {  // a copy engine: name the copy by its issuer
+          auto const& issuers = c.copy_issuer[size_t(thread - c.mma_tid() - 1)];
+          if (at == 0 || at > issuers.size()) return std::string("the copy engine");
+          return "the copy engine (writing for the copy issued by " +
+                 step_txt_thread(issuers[at - 1].first, issuers[at - 1].second) + ")";
+        }
+        if (thread == c.mma_tid()) {  // the MMA engine: name the MMA by its issuer
           if (at == 0 || at > c.mma_issuer.size()) return std::string("the MMA engine");
           return "the MMA engine (reading for the MMA issued by " + step_txt_thread(c.mma_issuer[at - 1].first,
                                                                                    c.mma_issuer[at - 1].second) + ")";

@@ -106,6 +106,15 @@ struct Cta {
   VClock mma_vc;
   std::vector<std::pair<int, int>> mma_issuer;  // (thread, step) per engine clock value
   int mma_tid() const { return int(fibers.size()); }
+  // Race detection: the copy engine completing the mbarrier at one SMEM offset (bulk and
+  // tensor copies, CLC responses) is one more actor, with thread id mma_tid() + 1 + its
+  // index. A copy writes when it lands, after what its issuer did before the issue but
+  // not after what the issuer does next: only a wait on that barrier orders a reader
+  // after the write. Copies completing one barrier are ordered by its phases, so one
+  // actor per barrier loses no race between them.
+  std::unordered_map<uint32_t, int> copy_engine_of_bar;
+  std::vector<std::vector<std::pair<int, int>>> copy_issuer;  // per engine: (thread, step) per clock value
+  int copy_engine_tid(int engine) const { return mma_tid() + 1 + engine; }
   std::vector<float> tmem;                      // 128 lanes x columns
   bool pdl_waited = false;                      // a thread of this CTA ran griddepcontrol.wait
   uint32_t tmem_columns = 0;
@@ -178,6 +187,9 @@ struct Emulator::Impl {
   void check_smem_range(Cta& c, void const* p, std::size_t bytes, char const* what);
   void record_access(Cta& c, int tid, VClock const& vc, int step, uint32_t off, std::size_t bytes, bool write);
   void record_response_read(Cta& c, void const* response);
+  // The write of an asynchronous copy that lands now, by the copy engine of barrier b.
+  void record_copy_write(Cta& c, uint64_t* b, int issuer, int step, VClock const& issued, void const* dst,
+                         std::size_t bytes);
 
   // reports
   std::string where(Fiber const& f) const;
