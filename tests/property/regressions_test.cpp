@@ -587,3 +587,34 @@ TEST(Regression, ACommitEndsTheEnginesHoldOnlyWithNoStageLeftUncommitted) {
 }
 
 }  // namespace
+
+namespace {
+using namespace prop::build;
+
+// Emulator gap (found by AliasedMma.CounterexamplesReplayToTheSameFailure after 2702
+// cases): the emulator's one MMA engine clock made any thread's tcgen05.commit release
+// the reads of every MMA issued before it, so T0's release of m2 (its own MMA's commit)
+// ordered T1's MMA on m0 before T1's next acquire of m2, and the write of scratch m1
+// (aliased with m0) two iterations later looked ordered after that read. On the GPU a
+// commit tracks the executing thread's MMAs only: the race the checker reports is real,
+// and the replay ran clean. Now each issuing thread has an MMA actor of its own whose
+// reads only its commits release: the replay raises the race.
+TEST(Regression, AnotherThreadsMmaCommitOrdersNoneOfThisThreadsMmaReads) {
+  Program p;
+  p.mem[0] = MemSpec{PipeKind::TmaUmma, 2, 1, 0, false};
+  p.mem[1].alias_group = 1;
+  p.mem[1].alias_phase = 1;
+  p.mem[2] = MemSpec{PipeKind::TmaUmma, 1, -1, 0, false};
+  p.loop = LoopKind::RuntimeDomain;
+  p.length = 3;
+  p.tasks.resize(2);
+  p.tasks[0].body = {every(2, 0, {op(Op::Acquire, 0), op(Op::TmaCopy, 0), op(Op::Commit, 0)}),
+                     op(Op::Wait, 2), op(Op::Mma, 2), op(Op::Release, 2)};
+  p.tasks[1].body = {every(2, 0, {op(Op::Wait, 0), op(Op::Scribble, 1), op(Op::Mma, 0), op(Op::Release, 0)}),
+                     op(Op::Acquire, 2), op(Op::TmaCopy, 2), op(Op::Commit, 2)};
+  std::string checker_kind;
+  EXPECT_EQ(replayed_kind(p, &checker_kind), "race");
+  EXPECT_EQ(checker_kind, "race");
+}
+
+}  // namespace

@@ -39,14 +39,12 @@ void Emulator::smem_access(void const* p, std::size_t bytes, bool write) {
 void Emulator::Impl::record_copy_write(Cta& c, uint64_t* b, int issuer, int step, VClock const& issued,
                                        void const* dst, std::size_t bytes) {
   uint32_t bar_off = uint32_t(reinterpret_cast<unsigned char*>(b) - c.smem);
-  auto [it, fresh] = c.copy_engine_of_bar.try_emplace(bar_off, int(c.copy_issuer.size()));
-  if (fresh) c.copy_issuer.emplace_back();
-  auto& issuers = c.copy_issuer[size_t(it->second)];
-  int me = c.copy_engine_tid(it->second);
-  issuers.emplace_back(issuer, step);
+  int a = c.engine_actor(false, bar_off), me = c.actor_tid(a);
+  auto& actor = c.actors[size_t(a)];
+  actor.issued.emplace_back(issuer, step);
   VClock vc = issued;
   if (vc.size() <= size_t(me)) vc.resize(size_t(me) + 1, 0);
-  vc[me] = uint32_t(issuers.size());
+  vc[me] = uint32_t(actor.issued.size());
   record_access(c, me, vc, step, uint32_t(static_cast<unsigned char const*>(dst) - c.smem), bytes, true);
   vc_join(c.bars[bar_off].accum, vc);  // the barrier's completion releases the write to its waiters
 }
@@ -127,13 +125,14 @@ void Emulator::umma_issue(std::function<void()> op, std::vector<SmemRange> reads
   int tid = f.tid, step = f.step;
   ++f.vc[f.tid];
   c->mma_queue.push_back([ip, c, snap, tid, step, reads, op = std::move(op)] {
-    int me = c->mma_tid();
-    vc_join(c->mma_vc, snap);
-    if (c->mma_vc.size() <= size_t(me)) c->mma_vc.resize(size_t(me) + 1, 0);
-    c->mma_issuer.emplace_back(tid, step);
-    c->mma_vc[me] = uint32_t(c->mma_issuer.size());
+    int a = c->engine_actor(true, uint32_t(tid)), me = c->actor_tid(a);
+    auto& actor = c->actors[size_t(a)];
+    vc_join(actor.vc, snap);
+    if (actor.vc.size() <= size_t(me)) actor.vc.resize(size_t(me) + 1, 0);
+    actor.issued.emplace_back(tid, step);
+    actor.vc[me] = uint32_t(actor.issued.size());
     for (auto const& r : reads)
-      ip->record_access(*c, me, c->mma_vc, step, uint32_t(static_cast<unsigned char const*>(r.p) - c->smem), r.bytes,
+      ip->record_access(*c, me, actor.vc, step, uint32_t(static_cast<unsigned char const*>(r.p) - c->smem), r.bytes,
                         false);
     op();
   });

@@ -137,11 +137,14 @@ void Emulator::umma_commit(uint64_t* b) {
   im.bar(*c, b, "umma commit");  // validate now, while the issuing thread is known
   VClock snap = f.vc;
   Impl* ip = &im;
-  // The commit arrives once the engine ran every MMA issued before it, so it releases the
-  // engine's clock (its reads) with the committer's.
-  c->mma_queue.push_back([ip, c, b, snap] {
+  int tid = f.tid;
+  // The commit arrives once the engine ran every MMA issued before it; for race detection
+  // it releases the reads of the MMAs this thread issued (its MMA actor's clock) with the
+  // committer's clock, not other threads' MMAs, which a commit does not track on the GPU.
+  c->mma_queue.push_back([ip, c, b, snap, tid] {
     VClock rel = snap;
-    vc_join(rel, c->mma_vc);
+    auto it = c->actor_index.find({true, uint32_t(tid)});
+    if (it != c->actor_index.end()) vc_join(rel, c->actors[size_t(it->second)].vc);
     ip->mbar_arrive_by(*c, b, -1, &rel, "the MMA engine (commit)");
   });
   if (im.opt.detect_races) ++f.vc[f.tid];

@@ -3,11 +3,12 @@
 // Covers: accesses made through the portable layer's checked accessors
 // (ts::arch::smem_load / smem_store), the SMEM written by bulk/tensor copies and CLC
 // responses (by a copy engine, an actor of its own per completion barrier, when the copy
-// lands) and the SMEM an MMA reads (by the CTA's MMA engine, an actor of its own, when
-// the MMA executes). Happens-before comes from vector clocks: an mbarrier arrival
-// releases the arriving thread's clock into the phase, a successful wait / try_wait
-// acquires the clock of the last completed phase, a copy's completion releases the copy
-// engine's write (after the issuer's clock at the issue), and the CTA barrier joins all.
+// lands) and the SMEM an MMA reads (by the MMA actor of its issuing thread, when the MMA
+// executes; Cta::EngineActor). Happens-before comes from vector clocks: an mbarrier
+// arrival releases the arriving thread's clock into the phase, a successful wait /
+// try_wait acquires the clock of the last completed phase, a copy's completion releases
+// the copy engine's write (after the issuer's clock at the issue), a tcgen05.commit the
+// reads of its thread's MMAs, and the CTA barrier joins all.
 // Not covered: plain pointer accesses in work bodies, TMEM, global memory.
 #include <algorithm>
 
@@ -58,16 +59,12 @@ void Emulator::Impl::record_access(Cta& c, int tid, VClock const& vc, int step, 
       };
       auto step_txt = [&](int thread, int st) {
         uint32_t at = thread == tid ? clk : other_clk;
-        if (thread > c.mma_tid()) {  // a copy engine: name the copy by its issuer
-          auto const& issuers = c.copy_issuer[size_t(thread - c.mma_tid() - 1)];
-          if (at == 0 || at > issuers.size()) return std::string("the copy engine");
-          return "the copy engine (writing for the copy issued by " +
-                 step_txt_thread(issuers[at - 1].first, issuers[at - 1].second) + ")";
-        }
-        if (thread == c.mma_tid()) {  // the MMA engine: name the MMA by its issuer
-          if (at == 0 || at > c.mma_issuer.size()) return std::string("the MMA engine");
-          return "the MMA engine (reading for the MMA issued by " + step_txt_thread(c.mma_issuer[at - 1].first,
-                                                                                   c.mma_issuer[at - 1].second) + ")";
+        if (thread >= int(c.fibers.size())) {  // an engine: name the operation by its issuer
+          auto const& actor = c.actors[size_t(thread - c.actor_tid(0))];
+          std::string engine = actor.mma ? "the MMA engine" : "the copy engine";
+          if (at == 0 || at > actor.issued.size()) return engine;
+          return engine + (actor.mma ? " (reading for the MMA issued by " : " (writing for the copy issued by ") +
+                 step_txt_thread(actor.issued[at - 1].first, actor.issued[at - 1].second) + ")";
         }
         return step_txt_thread(thread, st);
       };

@@ -100,21 +100,30 @@ struct Cta {
   };
   NamedBarrier named[16];  // bar.sync 1 .. 15 (0 is the CTA barrier)
   std::deque<std::function<void()>> mma_queue;  // the CTA's MMA engine, in issue order
-  // Race detection: the MMA engine is one more actor of the CTA, with thread id
-  // fibers.size() in the vector clocks. It reads SMEM when an MMA executes (not at its
-  // issue), after what its issuer did before the issue; its commits release its clock.
-  VClock mma_vc;
-  std::vector<std::pair<int, int>> mma_issuer;  // (thread, step) per engine clock value
-  int mma_tid() const { return int(fibers.size()); }
-  // Race detection: the copy engine completing the mbarrier at one SMEM offset (bulk and
-  // tensor copies, CLC responses) is one more actor, with thread id mma_tid() + 1 + its
-  // index. A copy writes when it lands, after what its issuer did before the issue but
-  // not after what the issuer does next: only a wait on that barrier orders a reader
-  // after the write. Copies completing one barrier are ordered by its phases, so one
-  // actor per barrier loses no race between them.
-  std::unordered_map<uint32_t, int> copy_engine_of_bar;
-  std::vector<std::vector<std::pair<int, int>>> copy_issuer;  // per engine: (thread, step) per clock value
-  int copy_engine_tid(int engine) const { return mma_tid() + 1 + engine; }
+  // Race detection: the asynchronous engines are actors of their own, with thread ids
+  // from fibers.size() on in the vector clocks (EngineActor, engine_actor()).
+  struct EngineActor {
+    bool mma = false;  // an MMA actor (reads), else a copy engine (writes)
+    std::vector<std::pair<int, int>> issued;  // (thread, step) of the operation per actor clock value
+    VClock vc;                                // MMA actors: the reads so far (a commit releases them)
+  };
+  std::vector<EngineActor> actors;
+  std::map<std::pair<bool, uint32_t>, int> actor_index;  // (mma, issuing thread | barrier offset)
+  // The MMA actor of one issuing thread: its MMAs read SMEM when they execute (not at the
+  // issue), after what the thread did before the issue; its tcgen05.commit completes
+  // after them and releases their reads, and no other thread's commit does (PTX: a
+  // commit tracks the async tcgen05 operations of the executing thread). The copy engine
+  // of one completion mbarrier (bulk and tensor copies, CLC responses): a copy writes
+  // when it lands, after what its issuer did before the issue but not after what the
+  // issuer does next, and only a wait on that barrier orders a reader after the write.
+  // Copies completing one barrier are ordered by its phases, so one actor per barrier
+  // loses no race between them.
+  int engine_actor(bool mma, uint32_t key) {
+    auto [it, fresh] = actor_index.try_emplace({mma, key}, int(actors.size()));
+    if (fresh) actors.push_back({mma, {}, {}});
+    return it->second;
+  }
+  int actor_tid(int actor) const { return int(fibers.size()) + actor; }
   std::vector<float> tmem;                      // 128 lanes x columns
   bool pdl_waited = false;                      // a thread of this CTA ran griddepcontrol.wait
   uint32_t tmem_columns = 0;
