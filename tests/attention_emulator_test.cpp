@@ -12,10 +12,18 @@
 
 namespace {
 
+// section_bytes >= 0: the pair queue walks attn::plan_tile_order's table (as the device
+// runner does for causal plans), sections of that many bytes, balanced for `grid` CTAs.
 template <int D, attn::Variant V = attn::Variant::kCorrect>
-std::string run(attn::Shape s, int grid, uint64_t seed, bool races = false) {
+std::string run(attn::Shape s, int grid, uint64_t seed, bool races = false, long long section_bytes = -1) {
   attn::HostAttention<D> h(s, seed);
-  auto tm = attn::make_attention<D, V>(h.problem(), cpu_test::quiet());
+  auto problem = h.problem();
+  std::vector<int> order;
+  if (section_bytes >= 0) {
+    order = attn::plan_tile_order<D>(h.shape, h.blocks, /*pairs=*/true, section_bytes, grid);
+    problem.plan.tile_order = order.data();
+  }
+  auto tm = attn::make_attention<D, V>(problem, cpu_test::quiet());
   auto rep = tm.print_and_verify();
   if (rep.verdict != ts::Verdict::SafeAllK) return "not proved: " + ts::to_string(rep.verdict);
   ts::cpu::run(tm, {.grid_blocks = grid, .resident_blocks = grid, .seed = seed, .detect_races = races});
@@ -61,6 +69,17 @@ TEST(AttentionEmulator, ManyPairsPerCtaAndAnEmptySequence) {
   // Q blocks.
   attn::Shape s{{0, 128, 128, 256}, 4, 4, 64, true};
   for (uint64_t seed : {4, 5}) EXPECT_EQ(run<64>(s, 1, seed), "") << name(s, 1, seed);
+}
+
+// The pair queue under the device runner's causal order table (attn::plan_tile_order):
+// every pair once, with an odd head count (a duplicate second half) and GQA.
+TEST(AttentionEmulator, TheCausalTileOrderTableMatchesTheReference) {
+  for (long long section : {0LL, 4LL * 64 * 200, 1LL << 24}) {
+    attn::Shape s{{0, 200, 237, 365}, 6, 2, 64, true};
+    EXPECT_EQ(run<64>(s, 3, 7, section == 0, section), "") << name(s, 3, 7) << " section " << section;
+    attn::Shape odd{{0, 160}, 3, 1, 64, true};
+    EXPECT_EQ(run<64>(odd, 2, 8, false, section), "") << name(odd, 2, 8) << " section " << section;
+  }
 }
 
 // The check can fail: the non-causal result against the causal reference (and back).

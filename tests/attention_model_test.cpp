@@ -5,6 +5,7 @@
 // layout fits; bad shapes are refused with a message naming the culprit.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <sstream>
 #include <string>
 
@@ -136,6 +137,49 @@ TEST(AttentionModel, CausalPlanIsLongestFirstAndCoversEveryRow) {
   EXPECT_EQ(attn::kv_blocks_of(256, 192, 64, 128, true), 2);
   EXPECT_EQ(attn::kv_blocks_of(256, 0, 64, 128, true), 1);
   EXPECT_EQ(attn::kv_blocks_of(200, 0, 64, 128, false), 2);
+}
+
+// attn::plan_tile_order (the device runner's causal queue order) is a permutation of the
+// plan's queue units for every section size and grid: varlen with empty and ragged
+// sequences, GQA, pairs with an odd head count. One section and one CTA is exactly
+// blocks[] order; sections of one head's K/V put that head's tiles first, longest first;
+// a balanced round gives each CTA one of the round's tiles.
+TEST(AttentionModel, CausalTileOrderIsAPermutationInSectionsAndBalancedRounds) {
+  for (bool pairs : {false, true})
+    for (attn::Shape s : {attn::Shape{{0, 1000}, 4, 4, 128, true}, attn::Shape{{0, 200, 200, 456, 1500}, 6, 2, 128, true},
+                          attn::Shape{{0, 333}, 3, 1, 128, true}}) {
+      auto blocks = attn::plan_blocks<128>(s, pairs ? 64 : 128);
+      int const units = pairs ? (s.hq + 1) / 2 : s.hq;
+      int const n = int(blocks.size()) * units;
+      for (long long section : {0LL, 1LL, 4LL * 128 * 200, 1LL << 20, 1LL << 40})
+        for (int grid : {1, 2, 7, 132}) {
+          auto order = attn::plan_tile_order<128>(s, blocks, pairs, section, grid);
+          ASSERT_EQ(int(order.size()), n);
+          std::vector<int> seen(size_t(n), 0);
+          for (int v : order) {
+            ASSERT_GE(v, 0);
+            ASSERT_LT(v, n);
+            ++seen[size_t(v)];
+          }
+          for (int t = 0; t < n; ++t) EXPECT_EQ(seen[size_t(t)], 1) << "tile " << t << " section " << section << " grid " << grid;
+          if (section == 0 && grid == 1)
+            for (int t = 0; t < n; ++t) EXPECT_EQ(order[size_t(t)], t);
+          if (grid > 1 && n > grid)  // each round is the same set of tiles as without balancing
+            for (int r = 0; r + grid <= n; r += grid) {
+              auto plain = attn::plan_tile_order<128>(s, blocks, pairs, section, 1);
+              std::vector<int> a(order.begin() + r, order.begin() + r + grid), b(plain.begin() + r, plain.begin() + r + grid);
+              std::sort(a.begin(), a.end());
+              std::sort(b.begin(), b.end());
+              EXPECT_EQ(a, b) << "round at " << r;
+            }
+        }
+      // Sections of one unit's K/V (section = 1 byte: every unit its own section): the first
+      // unit's tiles come first, longest first.
+      auto order = attn::plan_tile_order<128>(s, blocks, pairs, 1, 1);
+      int first_unit = order[0] % units;
+      for (size_t i = 1; i < order.size() && order[i] % units == first_unit; ++i)
+        EXPECT_GE(blocks[size_t(order[i - 1] / units)].kv_blocks, blocks[size_t(order[i] / units)].kv_blocks);
+    }
 }
 
 // begin_tile's mask threshold (OutAcc::last_unmasked_key0) against brute force: for every

@@ -83,10 +83,18 @@ TEST(AttentionSharedModel, NearMisses) {
   EXPECT_NE(nov.failure->detail.find("Group1 (waits, never releases)"), std::string::npos) << nov.failure->detail;
 }
 
+// section_bytes >= 0: the queue walks attn::plan_tile_order's table (as the device runner
+// does for causal plans) with sections of that many bytes, balanced for `grid` CTAs.
 template <int D, bool kOverlap = false>
-std::string run(attn::Shape s, int grid, uint64_t seed, bool races = false) {
+std::string run(attn::Shape s, int grid, uint64_t seed, bool races = false, long long section_bytes = -1) {
   attn::HostAttention<D> h(s, seed, /*shared_kv=*/true);
-  auto tm = sh::make_attention_shared<D, sh::Variant::kCorrect, kOverlap>(h.problem(), cpu_test::quiet());
+  auto problem = h.problem();
+  std::vector<int> order;
+  if (section_bytes >= 0) {
+    order = attn::plan_tile_order<D>(h.shape, h.blocks, /*pairs=*/false, section_bytes, grid);
+    problem.plan.tile_order = order.data();
+  }
+  auto tm = sh::make_attention_shared<D, sh::Variant::kCorrect, kOverlap>(problem, cpu_test::quiet());
   auto rep = tm.print_and_verify();
   if (rep.verdict != ts::Verdict::SafeAllK) return "not proved: " + ts::to_string(rep.verdict);
   ts::cpu::run(tm, {.grid_blocks = grid, .resident_blocks = grid, .seed = seed, .detect_races = races});
@@ -108,6 +116,18 @@ TEST(AttentionSharedEmulator, OverlappedScheduleMatchesTheReference) {
     EXPECT_EQ((run<128, true>({{0, 300}, 2, 2, 128, false}, 2, seed, seed == 1)), "") << "D=128 " << seed;
   }
   EXPECT_EQ((run<256, true>({{0, 160}, 3, 1, 256, true}, 1, 3)), "") << "D=256 causal mqa";
+}
+
+// The causal queue order of the device runner (attn::plan_tile_order: K/V sections, rounds
+// balanced over the CTAs) walks every tile once: sections of one head's K/V and of none
+// (one section), varlen with an empty sequence and GQA, two and three CTAs.
+TEST(AttentionSharedEmulator, TheCausalTileOrderTableMatchesTheReference) {
+  attn::Shape s{{0, 150, 150, 328, 520}, 4, 2, 64, true};
+  for (long long section : {0LL, 4LL * 64 * 150, 1LL << 24})
+    for (int grid : {2, 3}) {
+      EXPECT_EQ((run<64, true>(s, grid, 5, grid == 2, section)), "") << "section " << section << " grid " << grid;
+      EXPECT_EQ((run<64, false>(s, grid, 6, false, section)), "") << "section " << section << " grid " << grid;
+    }
 }
 
 }  // namespace

@@ -76,7 +76,10 @@ struct RunnerD : Runner {
 // round-robin (attn::plan_tile_order). TS_ATTN_ORDER in the environment overrides it for
 // measurements: "blocks" the plain blocks[] order with no table (longest first, the order
 // before the table), "lpt" that order balanced, "sec<MB>" sections of MB MiB, balanced.
-constexpr long long kSectionBytes = 32LL << 20;
+// 16 MiB: on the H100 (bench/RESULTS.md, stop 28 helper) 8, 16, 24 and 32 MiB gave 0.180,
+// 0.181, 0.191, 0.201 ms at 16x16x1024x128 causal (blocks order 0.287) and 16 MiB was the
+// fastest or tied at 4x16x4096, 2x16x8192 and 1x16x16384 causal.
+constexpr long long kSectionBytes = 16LL << 20;
 inline long long order_section_bytes(bool& table) {
   table = true;
   char const* e = std::getenv("TS_ATTN_ORDER");

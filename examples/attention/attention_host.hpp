@@ -58,6 +58,99 @@ std::vector<QBlock> plan_blocks(Shape const& s, int block_m = Dims<D>::kBlockM) 
   return blocks;
 }
 
+// The queue order of a causal plan (Plan::tile_order): entry t = block * units + unit, units
+// the plan's queue units (hq for the shared-K/V shape, head pairs for the pair shape).
+//  * L2 sections: the (sequence, unit) pairs, sequence by sequence, are cut into sections
+//    whose K/V (each distinct K/V head of a sequence counted once) fits `section_bytes`;
+//    a section's tiles go longest first, then the next section's. In plain longest-first
+//    order (blocks[] order, section_bytes <= 0: one section) the tiles in flight at
+//    16x16x1024x128 are 132 different (sequence, head) pairs at one K/V length and the same
+//    pair comes back only after all 256 others, with 128 MB of K/V in between: every K/V
+//    block came from DRAM (FlashAttention-3 orders its causal tiles by such sections too).
+//  * Balance, for the static scheduler's round-robin (CTA b takes tiles b, b + grid, ...):
+//    round i is tiles i grid .. i grid + grid - 1 of that order, and within a round the
+//    longest tile goes to the CTA with the least work so far (cost: K/V blocks + 1/2 per
+//    tile); the last, partial round goes to CTAs 0 .. r - 1 first. grid <= 1: no balancing.
+template <int D>
+std::vector<int> plan_tile_order(Shape const& s, std::vector<QBlock> const& blocks, bool pairs, long long section_bytes,
+                                 int grid) {
+  int const units = pairs ? (s.hq + 1) / 2 : s.hq;
+  int const group = s.hq / s.hkv;
+  // blocks of each sequence (by first token), in blocks[] order
+  std::vector<std::pair<int, std::vector<int>>> seqs;  // token0, block indices
+  for (size_t b = 0; b + 1 < s.cu_seqlens.size(); ++b)
+    if (s.cu_seqlens[b + 1] > s.cu_seqlens[b]) seqs.push_back({s.cu_seqlens[b], {}});
+  for (int i = 0; i < int(blocks.size()); ++i)
+    for (auto& q : seqs)
+      if (q.first == blocks[size_t(i)].token0) q.second.push_back(i);
+  std::vector<int> order;
+  order.reserve(blocks.size() * size_t(units));
+  std::vector<std::pair<int, int>> members;  // the section's (sequence index, unit)
+  auto flush = [&] {
+    std::vector<int> sec;
+    for (size_t i = 0; i < members.size();) {  // the section's units of one sequence
+      size_t j = i;
+      while (j < members.size() && members[j].first == members[i].first) ++j;
+      for (int bi : seqs[size_t(members[i].first)].second)
+        for (size_t m = i; m < j; ++m) sec.push_back(bi * units + members[m].second);
+      i = j;
+    }
+    std::stable_sort(sec.begin(), sec.end(),
+                     [&](int a, int b) { return blocks[size_t(a / units)].kv_blocks > blocks[size_t(b / units)].kv_blocks; });
+    order.insert(order.end(), sec.begin(), sec.end());
+    members.clear();
+  };
+  long long bytes = 0;
+  for (int q = 0; q < int(seqs.size()); ++q) {
+    long long const head_bytes = 4LL * D * blocks[size_t(seqs[size_t(q)].second.front())].seqlen;  // K and V, bf16
+    int last_kv = -1;  // K/V heads only grow with the unit
+    for (int u = 0; u < units; ++u) {
+      long long add = 0;  // the unit's K/V heads not counted yet (a pair's two heads, GQA: shared)
+      for (int h = pairs ? 2 * u : u; h <= (pairs ? std::min(2 * u + 1, s.hq - 1) : u); ++h)
+        if (h / group != last_kv) {
+          add += head_bytes;
+          last_kv = h / group;
+        }
+      if (section_bytes > 0 && add > 0 && !members.empty() && bytes + add > section_bytes) {
+        flush();
+        bytes = 0;
+      }
+      bytes += add;
+      members.push_back({q, u});
+    }
+  }
+  if (section_bytes <= 0) {  // one section: exactly blocks[] order, head fastest
+    order.clear();
+    for (int t = 0; t < int(blocks.size()) * units; ++t) order.push_back(t);
+  } else {
+    flush();
+  }
+  int const n = int(order.size());
+  if (grid <= 1 || n <= grid) return order;
+  auto cost = [&](int v) { return 2 * blocks[size_t(v / units)].kv_blocks + 1; };  // in half blocks
+  std::vector<int> out(size_t(n), 0);
+  std::vector<long long> load(size_t(grid), 0);
+  int const rounds = n / grid, rest = n % grid;
+  for (int b = 0; b < rest; ++b) {
+    out[size_t(rounds * grid + b)] = order[size_t(rounds * grid + b)];
+    load[size_t(b)] += cost(order[size_t(rounds * grid + b)]);
+  }
+  std::vector<int> ctas(static_cast<size_t>(grid)), in_round(static_cast<size_t>(grid));
+  for (int i = 0; i < rounds; ++i) {
+    for (int b = 0; b < grid; ++b) {
+      ctas[size_t(b)] = b;
+      in_round[size_t(b)] = order[size_t(i * grid + b)];
+    }
+    std::stable_sort(in_round.begin(), in_round.end(), [&](int a, int b) { return cost(a) > cost(b); });
+    std::stable_sort(ctas.begin(), ctas.end(), [&](int a, int b) { return load[size_t(a)] < load[size_t(b)]; });
+    for (int b = 0; b < grid; ++b) {
+      out[size_t(i * grid + ctas[size_t(b)])] = in_round[size_t(b)];
+      load[size_t(ctas[size_t(b)])] += cost(in_round[size_t(b)]);
+    }
+  }
+  return out;
+}
+
 template <int D>
 struct HostAttention {
   using Dm = Dims<D>;

@@ -55,6 +55,11 @@ struct Plan {
   // 0: a tile is a pair of heads, one 64-row block each (attention_schedule.hpp); 1: a tile
   // is one 128-row block of one head, rows 64 h .. of it for group h (attention_shared.hpp).
   int shared = 0;
+  // Optional queue order (the host's plan_tile_order, attention_host.hpp): entry t is the
+  // tile's block * units + unit (units: hq for the shared-K/V shape, head_pairs for pairs).
+  // nullptr: the queues' own formulas below. The device runner sets it for causal plans, so
+  // that the tiles in flight share their K/V in L2 and the static round-robin is balanced.
+  int const* tile_order = nullptr;
 
   TS_HD QBlock block(ts::WorkTile const& w) const { return blocks[w.coord[0]]; }
   // Head of group h's rows (pairs: clamped, the missing half of an odd head count).
@@ -79,8 +84,9 @@ template <class S>
 using QueueBase = std::conditional_t<std::is_same_v<S, ts::StaticScheduler>, ts::WorkQueue, ts::WorkQueueOf<S>>;
 
 // Persistent queue over (Q block, head) tiles of the shared-K/V shape (under the static
-// scheduler CTA b takes tiles b, b + grid, ...). Causal: tile t is Q block t / hq of head
-// t % hq, so the tiles go out longest first (blocks[] order). Otherwise head-major: tile
+// scheduler CTA b takes tiles b, b + grid, ...). With plan.tile_order (the device runner's
+// causal plans) tile t is entry t of that table. Else, causal: tile t is Q block t / hq of
+// head t % hq, so the tiles go out longest first (blocks[] order). Otherwise head-major: tile
 // t is Q block t % num_blocks of head t / num_blocks, so the CTAs in flight read the K/V
 // of one or two heads and those stay in L2 (block-major, they read every head's K/V at
 // once: ncu at 4x16x4096x128 saw 77 % L2 hits and twice cuDNN's DRAM traffic).
@@ -92,7 +98,11 @@ struct HeadTileQueueOf : QueueBase<S> {
     w.tile_idx = t;
     w.valid = t < this->num_tiles;
     if (!w.valid) return w;
-    if (plan.causal) {
+    if (plan.tile_order) {
+      int const v = plan.tile_order[t];
+      w.coord[0] = v / plan.hq;
+      w.coord[1] = v % plan.hq;
+    } else if (plan.causal) {
       w.coord[0] = t / plan.hq;
       w.coord[1] = t % plan.hq;
     } else {
@@ -107,7 +117,8 @@ struct HeadTileQueueOf : QueueBase<S> {
 using HeadTileQueue = HeadTileQueueOf<>;
 
 // Persistent queue over pairs: pair p is Q block p / head_pairs (blocks[] order) of head
-// pair p % head_pairs (static: CTA b takes pairs b, b + grid, ...).
+// pair p % head_pairs, or with plan.tile_order of entry p of that table (static: CTA b
+// takes pairs b, b + grid, ...).
 template <class S = ts::StaticScheduler>
 struct PairQueueOf : QueueBase<S> {
   Plan plan;
@@ -116,8 +127,9 @@ struct PairQueueOf : QueueBase<S> {
     w.tile_idx = p;
     w.valid = p < this->num_tiles;
     if (!w.valid) return w;
-    w.coord[0] = p / plan.head_pairs;
-    w.coord[1] = p % plan.head_pairs;
+    int const v = plan.tile_order ? plan.tile_order[p] : p;
+    w.coord[0] = v / plan.head_pairs;
+    w.coord[1] = v % plan.head_pairs;
     return w;
   }
   TS_HD long long kv_blocks(ts::WorkTile const& w) const { return w.valid ? plan.blocks[w.coord[0]].kv_blocks : 0; }
