@@ -134,7 +134,11 @@ std::unique_ptr<Runner> prepare_d(attn::Shape const& s, void const* q, void cons
   bool table = false;
   long long const section = s.causal ? order_section_bytes(table) : 0;
   if (s.causal && table) {
-    auto order = attn::plan_tile_order<D>(s, host_blocks, !Shared, section, r->grid);
+    // The dynamic scheduler hands tiles out in index order to whichever CTA asks first, so
+    // the sections' longest-first order is already its balance; dealing rounds for the
+    // static round-robin would only scramble that order (grid 1: no dealing).
+    int const deal = RunnerD<D, Mode>::kDyn ? 1 : r->grid;
+    auto order = attn::plan_tile_order<D>(s, host_blocks, !Shared, section, deal);
     cuda_check(cudaMalloc(&r->tile_order, sizeof(int) * (order.size() + 1)), "cudaMalloc tile order");
     cuda_check(cudaMemcpy(r->tile_order, order.data(), sizeof(int) * order.size(), cudaMemcpyHostToDevice),
                "copy tile order");
