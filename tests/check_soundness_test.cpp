@@ -307,6 +307,54 @@ TEST(CheckSoundness, ScratchBeforeTheAccumulatorWaitRacesTheMmaRead) {
   }
 }
 
+// Found in review (stop 28): the accumulator commit of the ring's one consumer fenced every
+// MMA read of the ring, also one issued by another task, which on the GPU that commit does
+// not track (a tcgen05.commit covers its own thread's MMAs). Here Reader runs the MMA on the
+// stage Mma holds (between two tokens; outside a wait/release of its own, which S6.6
+// refuses, so only warning mode reached it); Mma's accumulator commit and the epilogue's
+// wait on it then ended Reader's read and the scratch write after them was SAFE. Now only
+// the one issuing task's accumulator commit fences the reads: UNSAFE (race). The paired
+// case (the consumer's own MMA, PairedAccumulatorWaitEndsTheMmaRead) stays SAFE.
+struct MmaHandsTheStageOver {
+  template <class S, class R, class A, class Go, class Back>
+  TS_HD void operator()(S& s, R& r, A& acc, Go& go, Back& back) const {
+    s.domain_loop(0, N(), 1, [&](auto&) {
+      r.wait();
+      go.acquire(); ts::work<&Buf::put>(go); go.commit();
+      back.wait(); ts::work<&Buf::take>(back); back.release();
+      r.release();
+      acc.acquire(); ts::work<&Acc::mma>(acc); acc.commit();
+    });
+  }
+};
+struct ReaderOfAnotherSlot {
+  template <class S, class R, class Go, class Back>
+  TS_HD void operator()(S& s, R& r, Go& go, Back& back) const {
+    s.domain_loop(0, N(), 1, [&](auto&) {
+      go.wait(); ts::work<&Buf::take>(go); go.release();
+      ts::work<&Ring::take>(r);
+      back.acquire(); ts::work<&Buf::put>(back); back.commit();
+    });
+  }
+};
+TEST(CheckSoundness, AnAccumulatorCommitFencesOnlyItsOwnTasksMmaReads) {
+  auto r = ts::resource("ring", Ring{}, ts::PipelineConfig::async_umma({.num_stages = 2}));
+  auto acc = ts::resource("acc", Acc{}, ts::PipelineConfig::umma_async({.num_stages = 1}));
+  auto x = ts::resource("scratch", Scratch{});
+  auto go = ts::resource("go", Buf{}, async1());
+  auto back = ts::resource("back", Buf{}, async1());
+  auto p = ts::Task("Producer").warps(0, 1).writes(r).schedule(RingFill{}, r);
+  auto mma = ts::Task("Mma").warps(1, 1).reads(r, back).writes(acc, go).schedule(MmaHandsTheStageOver{}, r, acc, go, back);
+  auto rd = ts::Task("Reader").warps(2, 1).reads(r, go).writes(back).schedule(ReaderOfAnotherSlot{}, r, go, back);
+  auto e = ts::Task("Epilogue").warps(3, 1).reads(acc).writes(x).schedule(EpilogueTask<true>{}, acc, x);
+  auto m = ts::TaskManager(ts::tasks(p, mma, rd, e), ts::DependencyGraph{}, opts()).model();
+  for (bool red : {true, false}) {
+    auto res = check(m, red);
+    ASSERT_EQ(res.verdict, ts::Verdict::Unsafe) << res.report;
+    EXPECT_EQ(res.failure->kind, "race") << res.report;
+  }
+}
+
 // Found in review: a commit's failure flag depends on another task's acquire (commit
 // without acquire) or producer work (empty TMA commit) when the committing task is not the
 // one acquirer, so such commits must be visible; the reduced search called both SAFE.

@@ -31,6 +31,68 @@ TEST(CpuCopy, BulkCopyLandsBeforeThePhaseCompletes) {
   }
 }
 
+// A copy's write is its barrier's copy engine's, made when it lands (docs/emulator.md, "Race
+// detection"). Two copies landing in one phase of one barrier are unordered: overlapping,
+// they race (one engine actor per barrier must not order them); disjoint, they do not.
+void two_copies_one_phase(int second_offset) {
+  std::vector<int32_t> src(64, 7);
+  run_raw(
+      [&](ThreadEntry const& e) {
+        uint64_t* b = bar_at(e, 0);
+        int const t = e.coord.thread_in_block;
+        if (t == 0) e.emu->mbar_init(b, 2);
+        e.emu->cta_sync();
+        if (t == 0 || t == 32) {
+          auto* data = reinterpret_cast<int32_t*>(e.kctx.smem_base + 128 + (t == 32 ? second_offset : 0));
+          ts::arch::mbar_arrive_expect_tx(b, 256);
+          ts::arch::bulk_copy_g2s(data, src.data(), 256, b);
+        }
+        ts::arch::mbar_wait(b, 0);
+      },
+      64, 1024, {.seed = 3, .detect_races = true});
+}
+
+TEST(CpuCopy, TwoCopiesLandingInOnePhaseOnOneRangeRace) {
+  expect_error<ts::cpu::RaceError>([] { two_copies_one_phase(128); },
+                                   {"data race", "write by the copy engine (writing for the copy issued by thread"});
+  two_copies_one_phase(256);  // near miss: disjoint ranges
+}
+
+// The issuer's arrival on another barrier after the issue orders nothing of the copy: the
+// thread that waits for it and then writes the copy's bytes races the copy; waiting for
+// the copy's own barrier orders it (near miss). (Before the copy engine was an actor, the
+// write was the issuer's at the issue and looked ordered before the token.)
+void store_after_token(bool wait_copy_barrier) {
+  std::vector<int32_t> src(64, 7);
+  run_raw(
+      [&](ThreadEntry const& e) {
+        uint64_t* b = bar_at(e, 0);
+        uint64_t* token = bar_at(e, 1);
+        int const t = e.coord.thread_in_block;
+        auto* data = reinterpret_cast<int32_t*>(e.kctx.smem_base + 128);
+        if (t == 0) {
+          e.emu->mbar_init(b, 1);
+          e.emu->mbar_init(token, 1);
+        }
+        e.emu->cta_sync();
+        if (t == 0) {
+          ts::arch::mbar_arrive_expect_tx(b, 256);
+          ts::arch::bulk_copy_g2s(data, src.data(), 256, b);
+          ts::arch::mbar_arrive(token);
+        }
+        if (t == 32) {
+          ts::arch::mbar_wait(wait_copy_barrier ? b : token, 0);
+          ts::arch::smem_store(data, 1);
+        }
+      },
+      64, 1024, {.seed = 5, .detect_races = true});
+}
+
+TEST(CpuCopy, ATokenFromTheIssuerOrdersNothingOfItsCopy) {
+  expect_error<ts::cpu::RaceError>([] { store_after_token(false); }, {"data race", "the copy engine"});
+  store_after_token(true);
+}
+
 TEST(CpuCopy, TensorCopyZeroFillsOutOfBounds) {
   // 5 x 3 tensor of int16, box 4 x 2 at (3, 2): columns 3..6 of rows 2..3.
   std::vector<int16_t> g(15);

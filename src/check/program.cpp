@@ -462,6 +462,7 @@ ProgramSet compile(Model const& m) {
         issues |= si.effect == Effect::AliasWork && si.pipe == static_cast<int>(p) && !si.writes;
       if (!issues) continue;
       ++issuers;
+      pipe.umma_issuer = issuers == 1 ? t : -2;
       auto it = std::find(pipe.consumers.begin(), pipe.consumers.end(), t);
       slot = it == pipe.consumers.end() ? -1 : static_cast<int>(it - pipe.consumers.begin());
     }
@@ -470,11 +471,13 @@ ProgramSet compile(Model const& m) {
   }
   // Paired accumulator waits: an UMMA-producer pipe committed by exactly the task that is
   // the one consumer of an UMMA-consumer pipe fences that pipe's reads. Only where that
-  // task commits no other UMMA-producer pipe (one fence bit per consumer pipe).
+  // task commits no other UMMA-producer pipe (one fence bit per consumer pipe), and no
+  // other task issues MMAs reading the pipe (a commit fences its own thread's MMAs only).
   for (size_t p = 0; p < ps.pipes.size(); ++p) {
     auto& cons = ps.pipes[p];
     if (!cons.umma_consumer || cons.consumers.size() != 1 || cons.consumers[0] < 0) continue;
     int mma_task = cons.consumers[0];
+    if (cons.umma_issuer != -1 && cons.umma_issuer != mma_task) continue;
     int fence = -1, fences = 0;
     for (size_t q = 0; q < ps.pipes.size(); ++q) {
       auto const& acc = ps.pipes[q];

@@ -127,6 +127,7 @@ struct Pipe {
   // releases, or a reader that is no slot): the reads stay in flight until a paired
   // accumulator wait ends them, or to the end of the run (conservative).
   int umma_release_slot = -1;
+  int umma_issuer = -1;  // the one task issuing the pipe's MMA reads; -1 none, -2 several
   // UMMA-producer pipe (an accumulator) that the one MMA consumer task of `fenced_reads`
   // commits: tcgen05.commit completes after every MMA issued before it, so a wait on that
   // commit proves those reads done (SPEC S7.3's paired accumulator wait).

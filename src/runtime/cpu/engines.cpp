@@ -42,10 +42,14 @@ void Emulator::Impl::record_copy_write(Cta& c, uint64_t* b, int issuer, int step
   int a = c.engine_actor(false, bar_off), me = c.actor_tid(a);
   auto& actor = c.actors[size_t(a)];
   actor.issued.emplace_back(issuer, step);
+  uint32_t const clk = uint32_t(actor.issued.size());
+  // Ordered after what the issuer knew at the issue, the actor's earlier copies included
+  // only as far as it waited for them.
+  record_access_at(c, me, clk, issued, step, uint32_t(static_cast<unsigned char const*>(dst) - c.smem), bytes, true,
+                   false);
   VClock vc = issued;
   if (vc.size() <= size_t(me)) vc.resize(size_t(me) + 1, 0);
-  vc[me] = uint32_t(actor.issued.size());
-  record_access(c, me, vc, step, uint32_t(static_cast<unsigned char const*>(dst) - c.smem), bytes, true);
+  vc[me] = clk;
   vc_join(c.bars[bar_off].accum, vc);  // the barrier's completion releases the write to its waiters
 }
 
@@ -75,7 +79,8 @@ void Emulator::bulk_copy_s2g(void* dst, void const* src, uint32_t bytes) {
   if (im.opt.detect_races)
     im.record_access(*f.cta, f.tid, f.vc, f.step, uint32_t(static_cast<unsigned char const*>(src) - f.cta->smem), bytes,
                      false);
-  // Modelled as complete on issue: the emulator has no bulk-group wait to order it by.
+  // Modelled as complete on issue, its SMEM read by the issuing thread: the emulator has
+  // no bulk-group wait to order it by (docs/emulator.md, "Not covered").
   std::memcpy(dst, src, bytes);
 }
 
@@ -160,9 +165,9 @@ void Emulator::clc_try_cancel(void* response, uint64_t* b) {
   if (reinterpret_cast<uintptr_t>(response) & 15) fail("CLC response buffer is not 16-byte aligned");
   im.bar(*c, b, "CLC response completion");
   Impl* ip = &im;
-  // Race detection: the response is a write into the slot by the issuing thread, made
-  // when the engine completes it, and its completion releases the issuer's clock to the
-  // readers (like a bulk copy). The readers are every lane of the consuming tasks
+  // Race detection: the response is a write into the slot by the copy engine of the
+  // barrier, made when the engine completes it, and its completion releases that write to
+  // the barrier's waiters (like a bulk copy's). The readers are every lane of the consuming tasks
   // (clc_is_canceled / clc_first_ctaid), so a slot refilled while a lane still reads it
   // is a race, as racecheck sees it on the GPU.
   int tid = f.tid, step = f.step;

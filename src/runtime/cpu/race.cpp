@@ -22,16 +22,15 @@ bool ordered(int tid, uint32_t clk, VClock const& now) {
 }
 }  // namespace
 
-void Emulator::Impl::record_access(Cta& c, int tid, VClock const& vc, int step, uint32_t off, std::size_t bytes,
-                                   bool write) {
+void Emulator::Impl::record_access_at(Cta& c, int tid, uint32_t clk, VClock const& vc, int step, uint32_t off,
+                                      std::size_t bytes, bool write, bool program_order) {
   if (c.shadow.empty()) return;
-  uint32_t clk = size_t(tid) < vc.size() ? vc[tid] : 0;
   for (std::size_t i = 0; i < bytes; ++i) {
     ShadowCell& s = c.shadow[off + i];
     int other = -1, other_step = -1;
     uint32_t other_clk = 0;
     bool other_write = false;
-    if (s.w_tid != tid && !ordered(s.w_tid, s.w_clk, vc)) {
+    if ((s.w_tid != tid || !program_order) && !ordered(s.w_tid, s.w_clk, vc)) {
       other = s.w_tid;
       other_step = s.w_step;
       other_clk = s.w_clk;
@@ -39,7 +38,7 @@ void Emulator::Impl::record_access(Cta& c, int tid, VClock const& vc, int step, 
     }
     if (write && other < 0)
       for (auto const& [rt, rc, rs] : s.reads)
-        if (rt != tid && !ordered(rt, rc, vc)) {
+        if ((rt != tid || !program_order) && !ordered(rt, rc, vc)) {
           other = rt;
           other_step = rs;
           other_clk = rc;

@@ -116,8 +116,8 @@ struct Cta {
   // of one completion mbarrier (bulk and tensor copies, CLC responses): a copy writes
   // when it lands, after what its issuer did before the issue but not after what the
   // issuer does next, and only a wait on that barrier orders a reader after the write.
-  // Copies completing one barrier are ordered by its phases, so one actor per barrier
-  // loses no race between them.
+  // One actor per barrier; its copies are ordered among themselves only as far as each
+  // issuer waited for the earlier ones (two copies landing in one phase are unordered).
   int engine_actor(bool mma, uint32_t key) {
     auto [it, fresh] = actor_index.try_emplace({mma, key}, int(actors.size()));
     if (fresh) actors.push_back({mma, {}, {}});
@@ -194,7 +194,15 @@ struct Emulator::Impl {
   void complete_tx(Cta& c, uint64_t* b, uint32_t bytes);
   void complete_phase_if_done(Cta& c, MbarState& s);
   void check_smem_range(Cta& c, void const* p, std::size_t bytes, char const* what);
-  void record_access(Cta& c, int tid, VClock const& vc, int step, uint32_t off, std::size_t bytes, bool write);
+  // An access by thread (or engine actor) tid at its clock vc[tid], ordered after what vc
+  // knows. An engine actor's operations are not in program order (copies of one barrier
+  // may land side by side): for them `knows` is what the issuer knew at the issue, the
+  // actor's own earlier accesses included only as far as the issuer waited for them.
+  void record_access(Cta& c, int tid, VClock const& vc, int step, uint32_t off, std::size_t bytes, bool write) {
+    record_access_at(c, tid, size_t(tid) < vc.size() ? vc[size_t(tid)] : 0, vc, step, off, bytes, write, true);
+  }
+  void record_access_at(Cta& c, int tid, uint32_t clk, VClock const& knows, int step, uint32_t off, std::size_t bytes,
+                        bool write, bool program_order);
   void record_response_read(Cta& c, void const* response);
   // The write of an asynchronous copy that lands now, by the copy engine of barrier b.
   void record_copy_write(Cta& c, uint64_t* b, int issuer, int step, VClock const& issued, void const* dst,
