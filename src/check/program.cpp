@@ -451,23 +451,22 @@ ProgramSet compile(Model const& m) {
     }
     ps.steps.push_back(std::move(infos));
   }
-  // The one slot whose release bounds an UMMA-consumer pipe's MMA reads (Pipe::umma_release_slot).
+  // The one task issuing an UMMA-consumer pipe's MMA reads (Pipe::umma_issuer) and, where
+  // it holds a releasing slot, that slot (Pipe::umma_release_slot).
   for (size_t p = 0; p < ps.pipes.size(); ++p) {
     auto& pipe = ps.pipes[p];
     if (!pipe.umma_consumer) continue;
-    int slot = -1, issuers = 0;
-    for (int t = 0; t < static_cast<int>(ps.steps.size()); ++t) {
-      bool issues = false;
+    for (int t = 0; t < static_cast<int>(ps.steps.size()); ++t)
       for (auto const& si : ps.steps[t])
-        issues |= si.effect == Effect::AliasWork && si.pipe == static_cast<int>(p) && !si.writes;
-      if (!issues) continue;
-      ++issuers;
-      pipe.umma_issuer = issuers == 1 ? t : -2;
-      auto it = std::find(pipe.consumers.begin(), pipe.consumers.end(), t);
-      slot = it == pipe.consumers.end() ? -1 : static_cast<int>(it - pipe.consumers.begin());
-    }
-    bool releases = slot >= 0 && (pipe.roles[slot] == SlotRole::WaitRelease || pipe.roles[slot] == SlotRole::ReleaseOnly);
-    pipe.umma_release_slot = issuers == 1 && releases ? slot : -1;
+        if (si.effect == Effect::AliasWork && si.pipe == static_cast<int>(p) && !si.writes) {
+          pipe.umma_issuer = pipe.umma_issuer == -1 ? t : -2;
+          break;
+        }
+    auto it = std::find(pipe.consumers.begin(), pipe.consumers.end(), pipe.umma_issuer);
+    if (pipe.umma_issuer < 0 || it == pipe.consumers.end()) continue;
+    int slot = static_cast<int>(it - pipe.consumers.begin());
+    if (pipe.roles[slot] == SlotRole::WaitRelease || pipe.roles[slot] == SlotRole::ReleaseOnly)
+      pipe.umma_release_slot = slot;
   }
   // Paired accumulator waits: an UMMA-producer pipe committed by exactly the task that is
   // the one consumer of an UMMA-consumer pipe fences that pipe's reads. Only where that
