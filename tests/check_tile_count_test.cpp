@@ -194,6 +194,12 @@ TEST(CheckTileCount, PingPongGemmIsProvedForEveryTileCount) {
   EXPECT_EQ(d.verdict, ts::Verdict::Safe) << d.report;
   EXPECT_NE(d.report.find(kEveryTile), std::string::npos) << d.report;
   EXPECT_NE(d.report.find("checked every domain length k = 1..14"), std::string::npos) << d.report;
+  // The 64 x 256 tile: the same schedules over a 5-stage ring (k = 1..2 x 5 + 2).
+  auto w = ts::check::run_exhaustive(
+      gemm::pingpong::make_gemm_pingpong_64x256(p, nullptr, ts::StaticScheduler{}, quiet()).model());
+  EXPECT_EQ(w.verdict, ts::Verdict::Safe) << w.report;
+  EXPECT_NE(w.report.find(kEveryTile), std::string::npos) << w.report;
+  EXPECT_NE(w.report.find("checked every domain length k = 1..12"), std::string::npos) << w.report;
 }
 
 }  // namespace

@@ -171,6 +171,56 @@ TEST(GemmPingPongEmulator, DynamicSchedulerMatchesReference) {
       }
 }
 
+// The 64 x 256 tile (one m64n256k16 per k16, 5 stages, one staging box per group): the
+// same schedules, so the same proof and the same counterexample without the order.
+TEST(GemmPingPong64x256Model, OneSharedRingIsProvedSafeAndFits) {
+  std::ostringstream out;
+  auto p = problem(1000, 1024, 512);
+  auto tm = pp::make_gemm_pingpong_64x256(p, nullptr, ts::StaticScheduler{}, ts::Options{.verbose = true});
+  auto rep = tm.print_and_verify(out);
+  for (auto const& d : rep.diagnostics) ADD_FAILURE() << d.format();
+  EXPECT_EQ(rep.verdict, ts::Verdict::Safe) << out.str();
+  EXPECT_NE(out.str().find("smem_ab ConsumerSkip["), std::string::npos) << out.str();
+  auto const& L = tm.layout();
+  EXPECT_LE(L.smem_bytes, ts::kSm90SmemCapacity);
+  EXPECT_GE(L.smem_bytes, pp::Tile64x256::kSmemBytes);
+  EXPECT_EQ(L.block_threads, 384);
+  // 1000 rows are 16 tiles of 64 (8 pairs), 1024 columns 4 tiles of 256.
+  EXPECT_EQ(pp::pairs<pp::Tile64x256>(p), 8 * 4);
+  EXPECT_NO_THROW(ts::make_kernel_params(tm, L));
+}
+
+TEST(GemmPingPong64x256Model, WithoutTheOrderBarrierTheSkipAliasesParity) {
+  ts::Options o;
+  o.verbose = false;
+  o.throw_on_unsafe = false;
+  auto tm = pp::make_gemm_pingpong_64x256<false>(problem(1000, 1024, 512), nullptr, ts::StaticScheduler{}, o);
+  auto r = ts::check::run_exhaustive(tm.model());
+  ASSERT_EQ(r.verdict, ts::Verdict::Unsafe) << r.report;
+  ASSERT_TRUE(r.failure.has_value());
+  EXPECT_NE(r.failure->detail.find("parity aliasing: Math1 runs smem_ab.wait()"), std::string::npos) << r.failure->detail;
+}
+
+void run_64x256_on_emulator(Size s, int grid, uint64_t seed) {
+  gemm::HostGemm h(s.M, s.N, s.K, seed);
+  ts::arch::TensorMap2D map_a64 = h.map_a;
+  map_a64.box_h = pp::Tile64x256::kTileM;
+  gemm::Problem p{h.M, h.N, h.K, nullptr, &h.map_b, h.d.data(), &h.map_d};
+  auto tm = pp::make_gemm_pingpong_64x256(p, &map_a64, ts::StaticScheduler{}, cpu_test::quiet());
+  tm.print_and_verify();
+  ts::cpu::run(tm, {.grid_blocks = grid, .resident_blocks = grid, .seed = seed, .detect_races = seed == 1});
+  EXPECT_EQ(h.check(), "") << "64x256 tiles: " << s.M << "x" << s.N << "x" << s.K << " grid " << grid << " seed "
+                           << seed;
+}
+
+// 3 tile rows of 64 (the last pair half empty) by 2 ragged columns of 256, ragged K; 2 x 2
+// tiles; 5 tile rows ragged in N; more stages than the ring holds (K = 448: 7 stages).
+TEST(GemmPingPong64x256Emulator, MatchesReferenceAtOddAndEvenTileCounts) {
+  for (Size s : {Size{150, 300, 136}, Size{128, 512, 192}, Size{320, 100, 64}, Size{64, 256, 448}})
+    for (int grid : {1, 2})
+      for (uint64_t seed : {1, 2}) run_64x256_on_emulator(s, grid, seed);
+}
+
 TEST(GemmPingPongEmulator, MatchesReferenceAtOddAndEvenTileCounts) {
   // 3 tile rows (odd: the last pair half empty), ragged in M, N and K; 2 x 2 tiles; 5 tile rows.
   for (Size s : {Size{300, 128, 136}, Size{256, 256, 192}, Size{640, 100, 64}})

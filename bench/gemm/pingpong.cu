@@ -1,5 +1,6 @@
-// bench/gemm ping-pong: the two TS GEMM shapes (cooperative 128 x 256 tiles; ping-pong
-// 128 x 128 tiles per math warp group on one shared 6-stage ring) against cuBLAS, side by side in one
+// bench/gemm ping-pong: the TS GEMM shapes (cooperative 128 x 256 tiles; ping-pong
+// 128 x 128 tiles per math warp group on one shared 6-stage ring, and 64 x 256 tiles on a
+// 5-stage ring) against cuBLAS, side by side in one
 // process on fresh random inputs per shape (events, warm-up, medians), the ping-pong one also
 // under the dynamic scheduler (`bench gemm_pingpong_dynamic`, ratio against static); every
 // result is checked against cuBLAS. Prints which shape is faster per problem and which
@@ -27,10 +28,11 @@ int main(int argc, char** argv) {
     bench::GemmOperands ops(s, seed);
     __nv_bfloat16 *a = ops.a, *b = ops.b, *d = ops.d, *ref = ops.ref;
     size_t nd = ops.nd;
-    CUtensorMap host_maps[4] = {bench::tensor_map_bf16(a, s.m, s.k, gemm::kTileM, gemm::kTileK, true),
+    CUtensorMap host_maps[5] = {bench::tensor_map_bf16(a, s.m, s.k, gemm::kTileM, gemm::kTileK, true),
                                 bench::tensor_map_bf16(b, s.n, s.k, gemm::kTileN, gemm::kTileK, true),
                                 bench::tensor_map_bf16(d, s.m, s.n, 64, 64, true),
-                                bench::tensor_map_bf16(b, s.n, s.k, gemm::pingpong::kTileN, gemm::kTileK, true)};
+                                bench::tensor_map_bf16(b, s.n, s.k, gemm::pingpong::kTileN, gemm::kTileK, true),
+                                bench::tensor_map_bf16(a, s.m, s.k, 64, gemm::kTileK, true)};
     CUtensorMap* maps;
     BENCH_CHECK(cudaMalloc(&maps, sizeof host_maps));
     BENCH_CHECK(cudaMemcpy(maps, host_maps, sizeof host_maps, cudaMemcpyHostToDevice));
@@ -38,6 +40,7 @@ int main(int argc, char** argv) {
     auto coop = bench::prepare_ts_gemm(prob, prop.multiProcessorCount, false);
     auto pp = bench::prepare_ts_gemm_pingpong(prob, maps + 3, prop.multiProcessorCount, first);
     auto pp_dyn = bench::prepare_ts_gemm_pingpong_dynamic(prob, maps + 3, prop.multiProcessorCount, first);
+    auto pp64 = bench::prepare_ts_gemm_pingpong_64x256(prob, maps + 4, prop.multiProcessorCount, first);
     first = false;
     bench::cublas_gemm(h, a, b, ref, s.m, s.n, s.k);
     bench::poison_bf16<<<1024, 256>>>(d, nd);
@@ -53,26 +56,34 @@ int main(int argc, char** argv) {
     pp_dyn->launch();
     BENCH_CHECK(cudaDeviceSynchronize());
     double err_dyn = bench::relative_error(d, ref, nd);
-    auto [ms_ref, ms_coop, ms_pp, ms_dyn] = bench::interleaved_median_ms(
+    bench::poison_bf16<<<1024, 256>>>(d, nd);
+    pp64.launch();
+    BENCH_CHECK(cudaDeviceSynchronize());
+    double err_64 = bench::relative_error(d, ref, nd);
+    auto [ms_ref, ms_coop, ms_pp, ms_dyn, ms_64] = bench::interleaved_median_ms(
         5, 20, [&] { bench::cublas_gemm(h, a, b, ref, s.m, s.n, s.k); }, [&] { coop.launch(); }, [&] { pp.launch(); },
-        [&] { pp_dyn->launch(); });
+        [&] { pp_dyn->launch(); }, [&] { pp64.launch(); });
     BENCH_CHECK(cudaGetLastError());
     double flop = 2.0 * s.m * s.n * s.k;
     double tf_ref = flop / ms_ref / 1e9, tf_coop = flop / ms_coop / 1e9, tf_pp = flop / ms_pp / 1e9;
-    double tf_dyn = flop / ms_dyn / 1e9;
+    double tf_dyn = flop / ms_dyn / 1e9, tf_64 = flop / ms_64 / 1e9;
     std::printf("bench gemm_pingpong size=%dx%dx%d ts=%.1f ref=%.1f ref_name=cublas unit=TFLOP/s ratio=%.3f\n", s.m,
                 s.n, s.k, tf_pp, tf_ref, tf_pp / tf_ref);
     std::printf("bench gemm_cooperative size=%dx%dx%d ts=%.1f ref=%.1f ref_name=cublas unit=TFLOP/s ratio=%.3f\n",
                 s.m, s.n, s.k, tf_coop, tf_ref, tf_coop / tf_ref);
     std::printf("bench gemm_pingpong_dynamic size=%dx%dx%d ts=%.1f ref=%.1f ref_name=static unit=TFLOP/s ratio=%.3f\n",
                 s.m, s.n, s.k, tf_dyn, tf_pp, tf_dyn / tf_pp);
-    std::printf("shape gemm size=%dx%dx%d faster=%s pingpong_over_cooperative=%.3f heuristic=%s\n", s.m, s.n, s.k,
-                tf_pp > tf_coop ? "pingpong" : "cooperative", tf_pp / tf_coop,
+    std::printf("bench gemm_pingpong_64x256 size=%dx%dx%d ts=%.1f ref=%.1f ref_name=cublas unit=TFLOP/s ratio=%.3f\n",
+                s.m, s.n, s.k, tf_64, tf_ref, tf_64 / tf_ref);
+    char const* faster = tf_64 > tf_pp && tf_64 > tf_coop ? "pingpong_64x256" : tf_pp > tf_coop ? "pingpong" : "cooperative";
+    std::printf("shape gemm size=%dx%dx%d faster=%s pingpong_over_cooperative=%.3f pingpong_64x256_over_cooperative=%.3f "
+                "heuristic=%s\n",
+                s.m, s.n, s.k, faster, tf_pp / tf_coop, tf_64 / tf_coop,
                 gemm::to_string(gemm::choose_shape(prob, prop.multiProcessorCount)));
+    bool const ok = err_pp < 1e-2 && err_dyn < 1e-2 && err_coop < 1e-2 && err_64 < 1e-2;
     std::printf("check gemm_pingpong size=%dx%dx%d err_vs_cublas=%.2e err_dynamic_vs_cublas=%.2e "
-                "err_cooperative_vs_cublas=%.2e %s\n",
-                s.m, s.n, s.k, err_pp, err_dyn, err_coop,
-                (err_pp < 1e-2 && err_dyn < 1e-2 && err_coop < 1e-2) ? "OK" : "MISMATCH");
+                "err_cooperative_vs_cublas=%.2e err_64x256_vs_cublas=%.2e %s\n",
+                s.m, s.n, s.k, err_pp, err_dyn, err_coop, err_64, ok ? "OK" : "MISMATCH");
     BENCH_CHECK(cudaFree(maps));
   }
   BENCH_CUBLAS(cublasDestroy(h));

@@ -11,12 +11,18 @@ namespace bench {
 
 using PingPongManager =
     decltype(gemm::pingpong::make_gemm_pingpong(std::declval<gemm::Problem const&>(), nullptr));
+using PingPong64x256Manager = decltype(gemm::pingpong::make_gemm_pingpong_64x256(
+    std::declval<gemm::Problem const&>(), nullptr, ts::StaticScheduler{}));
 
-struct TsGemmPingPong {
-  std::unique_ptr<PingPongManager> tm;
+// A statically scheduled ping-pong kernel: its manager and grid.
+template <class Manager>
+struct TsGemmPingPongOf {
+  std::unique_ptr<Manager> tm;
   int grid = 0;
   void launch(cudaStream_t st = 0) const { ts::cuda::launch<ts::cuda::TaskRegisterBudgets<384>>(*tm, grid, st); }
 };
+using TsGemmPingPong = TsGemmPingPongOf<PingPongManager>;
+using TsGemmPingPong64x256 = TsGemmPingPongOf<PingPong64x256Manager>;
 
 // p.map_a: A in 128 x 64 boxes (the cooperative shape's map); map_b_128: B in 128 x 64
 // boxes (device memory). One CTA per SM, at most one per pair of tiles.
@@ -26,6 +32,19 @@ inline TsGemmPingPong prepare_ts_gemm_pingpong(gemm::Problem const& p, void cons
       gemm::pingpong::make_gemm_pingpong(p, map_b_128, ts::Options{.verbose = verbose, .exhaustive_check = true}));
   g.tm->print_and_verify();
   int pairs = gemm::pingpong::pairs(p);
+  g.grid = pairs < sms ? pairs : sms;
+  return g;
+}
+
+// The 64 x 256 tile. map_a_64: A in 64 x 64 boxes (device memory); p.map_b: B in 256 x 64
+// boxes (the cooperative shape's map).
+inline TsGemmPingPong64x256 prepare_ts_gemm_pingpong_64x256(gemm::Problem const& p, void const* map_a_64, int sms,
+                                                            bool verbose) {
+  TsGemmPingPong64x256 g;
+  g.tm = std::make_unique<PingPong64x256Manager>(gemm::pingpong::make_gemm_pingpong_64x256(
+      p, map_a_64, ts::StaticScheduler{}, ts::Options{.verbose = verbose, .exhaustive_check = true}));
+  g.tm->print_and_verify();
+  int pairs = gemm::pingpong::pairs<gemm::pingpong::Tile64x256>(p);
   g.grid = pairs < sms ? pairs : sms;
   return g;
 }

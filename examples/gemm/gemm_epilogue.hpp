@@ -23,22 +23,25 @@ namespace gemm {
 // 32 q .. 32 q + 31. BoxCols boxes side by side: q covers rows 64 (q / BoxCols) .. and
 // columns 64 (q % BoxCols) .. of the warp group's tile (4: the 64 x 256 fragment of the
 // cooperative GEMM; 2: the 128 x 128 one of the ping-pong shape, two m64n128 halves).
-// staging: 2 x 8 KiB of this warp group's SMEM, 1024-byte aligned; map_d: D's tensor map
-// (64 x 64 boxes, 128-byte swizzle); t128: the thread's index in its warp group;
-// barrier_id: a named barrier of the group's 128 threads.
-template <int BoxCols = 4>
+// staging: Buffers x 8 KiB of this warp group's SMEM, 1024-byte aligned (2: a box is filled
+// while the previous one's store reads the other; 1: each box waits for the previous
+// store's read, for a shape whose ring leaves room for one box per group); map_d: D's
+// tensor map (64 x 64 boxes, 128-byte swizzle); t128: the thread's index in its warp
+// group; barrier_id: a named barrier of the group's 128 threads.
+template <int BoxCols = 4, int Buffers = 2>
 TS_HD inline void store_fragment_tma(float const* frag, unsigned char* staging, void const* map_d, int row_base,
                                      int col_base, int t128, int barrier_id) {
+  static_assert(Buffers == 1 || Buffers == 2, "one or two staging boxes per warp group");
   int const warp = t128 / 32, lane = t128 % 32;
   bool const issuer = t128 == 0;
-  // The previous tile's stores must have finished reading both boxes.
+  // The previous tile's stores must have finished reading every box.
   if (issuer) ts::arch::bulk_wait_read<0>();
   ts::arch::named_barrier_sync(barrier_id, 128);
 TS_UNROLL
   for (int q = 0; q < 4; ++q) {
-    unsigned char* box = staging + (q % 2) * 8192;
-    if (q >= 2) {  // the store issued two boxes ago read this buffer
-      if (issuer) ts::arch::bulk_wait_read<1>();
+    unsigned char* box = staging + (q % Buffers) * 8192;
+    if (q >= Buffers) {  // the store issued Buffers boxes ago read this buffer
+      if (issuer) ts::arch::bulk_wait_read<Buffers - 1>();
       ts::arch::named_barrier_sync(barrier_id, 128);
     }
 TS_UNROLL

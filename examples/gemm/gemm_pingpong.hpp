@@ -1,13 +1,15 @@
 // The ping-pong shape of the Hopper BF16 GEMM (D = A * B^T as in gemm_resources.hpp),
-// CUTLASS-style: one TMA warp fills ONE shared SMEM ring of 128 x 64 A and 128 x 64 B
-// slices; two math warp groups each own whole 128 x 128 tiles and take turns on it, so
-// one group's epilogue overlaps the other group's main loop.
+// CUTLASS-style: one TMA warp fills ONE shared SMEM ring of A and B slices; two math warp
+// groups each own whole tiles and take turns on it, so one group's epilogue overlaps the
+// other group's main loop. Two tile shapes (TileShape): 128 x 128 (Tile128x128, the
+// default) and 64 x 256 (Tile64x256); the schedules are the same for both.
 //
 // Super tiles. The checker runs every task's tile loop in lock step over one tile
 // sequence, so "group w takes every other tile" is written as a queue of tile *pairs*:
-// CTA b walks pairs p = b, b + grid, ...; pair p is one 256 x 128 block of D in the
-// grouped raster over such blocks (gemm::grouped_tile), and half h is its 128 x 128 tile
-// of tile row 2m + h (both halves read the same B columns). An odd number of tile rows
+// CTA b walks pairs p = b, b + grid, ...; pair p is one block of two M-adjacent tiles of
+// D (256 x 128, or 128 x 256) in the grouped raster over such blocks
+// (gemm::grouped_tile), and half h is its tile of tile row 2m + h (both halves read the
+// same B columns). An odd number of tile rows
 // leaves the last block row's half 1 empty; the condition "half 1 exists"
 // (Halves::second) is one runtime value per pair, shared by key ("half1") between the
 // three tasks, so they agree on it.
@@ -48,18 +50,38 @@
 
 namespace gemm::pingpong {
 
-constexpr int kTileM = 128, kTileN = 128;  // one warp group's tile (two m64n128 wgmmas per k16)
+// A ping-pong tile shape: one warp group's TileM x TileN tile of D, a ring of Stages stages
+// of TileM x 64 A and TileN x 64 B, and StagingBoxes 64 x 64 epilogue boxes (8 KiB each)
+// per group.
+template <int TileM, int TileN, int Stages, int StagingBoxes>
+struct TileShape {
+  static_assert((TileM == 128 && TileN == 128) || (TileM == 64 && TileN == 256),
+                "ping-pong tiles: 128 x 128 (two m64n128k16 per k16) or 64 x 256 (one m64n256k16)");
+  static constexpr int kTileM = TileM, kTileN = TileN, kStages = Stages, kStagingBoxes = StagingBoxes;
+  static constexpr int kBytesA = kTileM * kTileK * 2, kBytesB = kTileN * kTileK * 2;
+  static constexpr int kSmemBytes = kStages * (kBytesA + kBytesB) + 2 * kStagingBoxes * 64 * 64 * 2;
+  static_assert(kSmemBytes <= 227 * 1024, "ring and staging exceed the 227 KiB of SMEM a CTA may hold");
+};
 // 6 x (16 + 16) KiB ring + 2 x 16 KiB epilogue staging = 224 KiB (as the cooperative shape).
-constexpr int kStages = 6;
-constexpr int kBytesA = kTileM * kTileK * 2, kBytesB = kTileN * kTileK * 2;
+using Tile128x128 = TileShape<128, 128, 6, 2>;
+// CUTLASS's other ping-pong tile: one m64n256k16 per k16 reads A once and B once (two
+// m64n128 read A's 64 rows for both), and a pair is the cooperative shape's 128 x 256 block.
+// A stage is 8 + 32 = 40 KiB (the same 2 MFLOP of MMA as a 128 x 128 stage): 5 stages and
+// one staging box per group (2 x 8 KiB) = 216 KiB; two boxes would leave room for 4.
+using Tile64x256 = TileShape<64, 256, 5, 1>;
+
+constexpr int kTileM = Tile128x128::kTileM, kTileN = Tile128x128::kTileN;  // the default shape's tile
+constexpr int kStages = Tile128x128::kStages;
+constexpr int kBytesA = Tile128x128::kBytesA, kBytesB = Tile128x128::kBytesB;
 
 // Persistent queue over pairs of tiles (num_tiles = pairs) under scheduler S (static, or
 // the dynamic global-counter one: a scheduler warp hands pairs out in index order): the
-// grouped raster over 256 x 128 blocks. A pair's tile: coord[0] = the tile row of half 0,
-// coord[1] = the tile column, coord[2] = 1 when half 1 (tile row coord[0] + 1) exists.
+// grouped raster over blocks of two M-adjacent tiles (256 x 128 or 128 x 256). A pair's
+// tile: coord[0] = the tile row of half 0, coord[1] = the tile column, coord[2] = 1 when
+// half 1 (tile row coord[0] + 1) exists. Tile units only: the same for every shape.
 template <class S>
 struct PairQueueOf : ts::WorkQueueOf<S> {
-  int tiles_m = 0, tiles_n = 0;  // in 128 x 128 tiles
+  int tiles_m = 0, tiles_n = 0;  // in tiles of the shape
   TS_HD ts::WorkTile make_tile(int p) const {
     ts::WorkTile w = grouped_tile(p, this->num_tiles, (tiles_m + 1) / 2, tiles_n);
     w.coord[0] *= 2;
@@ -80,51 +102,62 @@ struct Halves : ts::MemoryResource {
 };
 
 // Global A and B as the load task sees them.
-struct GmemAB : ts::MemoryResource {
+template <class Shape>
+struct GmemABOf : ts::MemoryResource {
   int K = 0;
   TS_HD int k_iters() const { return (K + kTileK - 1) / kTileK; }
   template <int H>
   TS_HD TileSource source(ts::ConsumerStage const& si) const {
-    return TileSource{int(si.loop_offset) * kTileK, PairQueue::row_of(si.work_tile, H) * kTileM,
-                      PairQueue::col_of(si.work_tile) * kTileN};
+    return TileSource{int(si.loop_offset) * kTileK, PairQueue::row_of(si.work_tile, H) * Shape::kTileM,
+                      PairQueue::col_of(si.work_tile) * Shape::kTileN};
   }
 };
 
-// Three wgmma descriptors of one stage: A rows 0..63 and 64..127, and B.
+// The wgmma descriptors of one stage: A rows 0..63 (a0) and, for a 128-row tile, rows
+// 64..127 (a1), and B.
 struct PairDescs {
   uint64_t a0 = 0, a1 = 0, b = 0;
 };
 
-// The shared ring of 128 x 64 A and 128 x 64 B slices (TmaAsync, kStages deep).
-struct SmemAB : ts::MemoryResource {
+// The shared ring of TileM x 64 A and TileN x 64 B slices (TmaAsync, Stages deep).
+template <class Shape>
+struct SmemABOf : ts::MemoryResource {
+  static constexpr int kElemsA = Shape::kTileM * kTileK, kElemsB = Shape::kTileN * kTileK;
   // Released by one math warp group's leaders; group and stage bytes are derived.
-  static constexpr auto pipeline = ts::tma_async(
-      {.num_stages = kStages, .num_bytes = kBytesA + kBytesB, .consumer_signal = ts::Signal::TaskWarpLeader});
+  static constexpr auto pipeline = ts::tma_async({.num_stages = Shape::kStages,
+                                                  .num_bytes = Shape::kBytesA + Shape::kBytesB,
+                                                  .consumer_signal = ts::Signal::TaskWarpLeader});
   ts::SmemArray<uint16_t> a, b;
-  void const* map_a = nullptr;  // CUtensorMap*: A in 128 x 64 boxes, 128-byte swizzle (ts::arch::TensorMap2D* on the emulator)
-  void const* map_b = nullptr;  // CUtensorMap*: B in 128 x 64 boxes
+  void const* map_a = nullptr;  // CUtensorMap*: A in TileM x 64 boxes, 128-byte swizzle (ts::arch::TensorMap2D* on the emulator)
+  void const* map_b = nullptr;  // CUtensorMap*: B in TileN x 64 boxes
   void declare_allocations(ts::Allocations& al) {
-    al.smem("a_stages", a, kStages * kTileM * kTileK, 1024);
-    al.smem("b_stages", b, kStages * kTileN * kTileK, 1024);
+    al.smem("a_stages", a, Shape::kStages * kElemsA, 1024);
+    al.smem("b_stages", b, Shape::kStages * kElemsB, 1024);
   }
   TS_HD void load(ts::ProducerStage const& si, TileSource src) const {
     if (si.thread.thread_in_task != 0) return;
-    auto* base_a = a.ptr(si.context) + si.stage_idx * kTileM * kTileK;
-    auto* base_b = b.ptr(si.context) + si.stage_idx * kTileN * kTileK;
+    auto* base_a = a.ptr(si.context) + si.stage_idx * kElemsA;
+    auto* base_b = b.ptr(si.context) + si.stage_idx * kElemsB;
     ts::arch::tensor_load_2d(base_a, map_a, src.k, src.m, si.barrier);
     ts::arch::tensor_load_2d(base_b, map_b, src.k, src.n, si.barrier);
   }
   TS_HD PairDescs descriptors(ts::ConsumerStage const& si) const {
-    auto* base_a = a.ptr(si.context) + si.stage_idx * kTileM * kTileK;
-    auto* base_b = b.ptr(si.context) + si.stage_idx * kTileN * kTileK;
-    return PairDescs{ts::arch::wgmma_desc_k_major(base_a), ts::arch::wgmma_desc_k_major(base_a + 64 * kTileK),
-                     ts::arch::wgmma_desc_k_major(base_b)};
+    auto* base_a = a.ptr(si.context) + si.stage_idx * kElemsA;
+    auto* base_b = b.ptr(si.context) + si.stage_idx * kElemsB;
+    uint64_t const a0 = ts::arch::wgmma_desc_k_major(base_a);
+    if constexpr (Shape::kTileM == 128)
+      return PairDescs{a0, ts::arch::wgmma_desc_k_major(base_a + 64 * kTileK), ts::arch::wgmma_desc_k_major(base_b)};
+    else
+      return PairDescs{a0, 0, ts::arch::wgmma_desc_k_major(base_b)};
   }
 };
 
-// One warp group's 128 x 128 fp32 accumulator: floats 0..63 are the m64n128 fragment of
-// rows 0..63, floats 64..127 that of rows 64..127 (begin_tile / retire_* as gemm::Accumulator).
-struct Accumulator : gemm::Accumulator {
+// One warp group's TileM x TileN fp32 accumulator, 128 floats per thread either way. 128 x
+// 128: floats 0..63 are the m64n128 fragment of rows 0..63, floats 64..127 that of rows
+// 64..127. 64 x 256: the m64n256 fragment (as the cooperative shape's). begin_tile /
+// retire_* as gemm::Accumulator.
+template <class Shape>
+struct AccumulatorOf : gemm::Accumulator {
   TS_HD void mma(ts::ProducerStage const& si, PairDescs d) {
     int const t = si.thread.thread_in_task % 128;
     ts::arch::wgmma_fence<128>(acc);
@@ -132,8 +165,12 @@ TS_UNROLL
     for (int kk = 0; kk < kTileK / 16; ++kk) {
       int const scale = (fresh && kk == 0) ? 0 : 1;
       uint64_t const b = ts::arch::wgmma_desc_advance(d.b, 32 * kk);
-      ts::arch::wgmma_m64n128k16_bf16(acc, acc, ts::arch::wgmma_desc_advance(d.a0, 32 * kk), b, scale, t);
-      ts::arch::wgmma_m64n128k16_bf16(acc, acc + 64, ts::arch::wgmma_desc_advance(d.a1, 32 * kk), b, scale, t);
+      if constexpr (Shape::kTileM == 128) {
+        ts::arch::wgmma_m64n128k16_bf16(acc, acc, ts::arch::wgmma_desc_advance(d.a0, 32 * kk), b, scale, t);
+        ts::arch::wgmma_m64n128k16_bf16(acc, acc + 64, ts::arch::wgmma_desc_advance(d.a1, 32 * kk), b, scale, t);
+      } else {
+        ts::arch::wgmma_m64n256k16_bf16(acc, ts::arch::wgmma_desc_advance(d.a0, 32 * kk), b, scale, t);
+      }
     }
     ts::arch::wgmma_commit(acc);
     fresh = false;
@@ -153,22 +190,30 @@ struct MathOrder : ts::MemoryResource {
 // One warp group's D tiles (half H of each pair), through its own swizzled staging boxes
 // and TMA stores (map_d required, on the emulator too: a ts::arch::TensorMap2D of D in
 // 64 x 64 boxes there).
-struct GmemD : ts::MemoryResource {
+template <class Shape>
+struct GmemDOf : ts::MemoryResource {
   int half = 0;
   int k_iters = 0;              // K extent in stages: the math tasks' domain
   void const* map_d = nullptr;  // CUtensorMap*: D in 64 x 64 boxes, 128-byte swizzle
   ts::SmemArray<uint16_t> staging;
   void declare_allocations(ts::Allocations& al) {
-    if (map_d) al.smem("d_staging", staging, 2 * 64 * 64, 1024).producer_side();
+    if (map_d) al.smem("d_staging", staging, Shape::kStagingBoxes * 64 * 64, 1024).producer_side();
   }
   TS_HD void store(ts::ProducerStage const& si, float const* frag) const {
-    // The 128 x 128 fragment as 2 x 2 boxes of 64 x 64 (gemm_epilogue.hpp).
-    store_fragment_tma<2>(frag, reinterpret_cast<unsigned char*>(staging.ptr(si.context)), map_d,
-                          PairQueue::row_of(si.work_tile, half) * kTileM, PairQueue::col_of(si.work_tile) * kTileN,
-                          si.thread.thread_in_task % 128, ts::kFirstBodyBarrier + half);
+    // The fragment as 64 x 64 boxes (gemm_epilogue.hpp): 2 x 2 for 128 x 128, 1 x 4 for 64 x 256.
+    store_fragment_tma<Shape::kTileN / 64, Shape::kStagingBoxes>(
+        frag, reinterpret_cast<unsigned char*>(staging.ptr(si.context)), map_d,
+        PairQueue::row_of(si.work_tile, half) * Shape::kTileM, PairQueue::col_of(si.work_tile) * Shape::kTileN,
+        si.thread.thread_in_task % 128, ts::kFirstBodyBarrier + half);
   }
   TS_HD void drain(ts::AuxStage const& si) const { drain_fragment_stores(si.thread.thread_in_task % 128); }
 };
+
+// The default (128 x 128) shape's resources under their old names.
+using GmemAB = GmemABOf<Tile128x128>;
+using SmemAB = SmemABOf<Tile128x128>;
+using Accumulator = AccumulatorOf<Tile128x128>;
+using GmemD = GmemDOf<Tile128x128>;
 
 // ---- schedules ----
 
@@ -176,23 +221,24 @@ struct GmemD : ts::MemoryResource {
 // warning, 20011, and runs as garbage on the device: the K loop ran no iteration).
 TS_HD inline auto k_bound(int k_iters) { return ts::runtime(k_iters, "k_iters").at_least(1); }
 
-template <int H, class S, class G, class Smem>
+template <class Shape, int H, class S, class G, class Smem>
 TS_HD void load_half(S& s, G& gmem, Smem& smem) {
   s.domain_loop(0, k_bound(gmem->k_iters()), 1, [&] {
     smem.acquire();
-    auto src = ts::work<&GmemAB::template source<H>>(gmem);
-    ts::work<&SmemAB::load>(smem, src);
+    auto src = ts::work<&GmemABOf<Shape>::template source<H>>(gmem);
+    ts::work<&SmemABOf<Shape>::load>(smem, src);
     smem.commit();
   });
 }
 
+template <class Shape = Tile128x128>
 struct LoadSchedule {
   template <class S, class G, class Smem, class Hv, class Q>
   TS_HD void operator()(S& s, G& gmem, Smem& smem, Hv& halves, Q& wq) const {
     s.work_tile_loop(wq, [&] {
-      load_half<0>(s, gmem, smem);
+      load_half<Shape, 0>(s, gmem, smem);
       auto second = ts::work<&Halves::second>(halves);
-      s.when_true(second, ts::Key{kHalf1Key}, [&] { load_half<1>(s, gmem, smem); });
+      s.when_true(second, ts::Key{kHalf1Key}, [&] { load_half<Shape, 1>(s, gmem, smem); });
       ts::queue_epilogue(wq);
     });
   }
@@ -200,26 +246,26 @@ struct LoadSchedule {
 
 // Warp group 0: half 0 of every pair. kOrder = false drops the order barrier (the
 // checker's parity-aliasing counterexample; never run).
-template <bool kOrder = true>
+template <bool kOrder = true, class Shape = Tile128x128>
 struct Math0Schedule {
   template <class S, class Ord, class Smem, class Acc, class Out, class Hv, class Q>
   TS_HD void operator()(S& s, Ord& order, Smem& smem, Acc& acc, Out& out, Hv& halves, Q& wq) const {
     s.work_tile_loop(wq, [&] {
       if constexpr (kOrder) order.acquire();
-      tile_main_loop_issue<&SmemAB::descriptors, &Accumulator::mma>(s, smem, acc, k_bound(out->k_iters));
+      tile_main_loop_issue<&SmemABOf<Shape>::descriptors, &AccumulatorOf<Shape>::mma>(s, smem, acc, k_bound(out->k_iters));
       if constexpr (kOrder) order.commit();  // Math1's MMAs queue behind this group's last ones
       tile_main_loop_tail(smem, acc);
       auto second = ts::work<&Halves::second>(halves);
       s.when_true(second, ts::Key{kHalf1Key}, [&] { smem.skip(k_bound(out->k_iters)); });
-      ts::work<&GmemD::store>(out, ts::work<&Accumulator::fragment>(acc));
+      ts::work<&GmemDOf<Shape>::store>(out, ts::work<&gemm::Accumulator::fragment>(acc));
       ts::queue_epilogue(wq);
     });
-    ts::work<&GmemD::drain>(out);
+    ts::work<&GmemDOf<Shape>::drain>(out);
   }
 };
 
 // Warp group 1: half 1 of every pair, when it exists.
-template <bool kOrder = true>
+template <bool kOrder = true, class Shape = Tile128x128>
 struct Math1Schedule {
   template <class S, class Ord, class Smem, class Acc, class Out, class Hv, class Q>
   TS_HD void operator()(S& s, Ord& order, Smem& smem, Acc& acc, Out& out, Hv& halves, Q& wq) const {
@@ -231,17 +277,17 @@ struct Math1Schedule {
       // issue, inside the branch: MMAs in flight across a branch make ptxas serialize
       // every wgmma (C7518).
       s.when_true(second, ts::Key{kHalf1Key}, [&] {
-        tile_main_loop_issue<&SmemAB::descriptors, &Accumulator::mma>(s, smem, acc, k_bound(out->k_iters));
+        tile_main_loop_issue<&SmemABOf<Shape>::descriptors, &AccumulatorOf<Shape>::mma>(s, smem, acc, k_bound(out->k_iters));
         if constexpr (kOrder) order.release();  // Math0's next MMAs queue behind this group's last ones
         tile_main_loop_tail(smem, acc);
-        ts::work<&GmemD::store>(out, ts::work<&Accumulator::fragment>(acc));
+        ts::work<&GmemDOf<Shape>::store>(out, ts::work<&gemm::Accumulator::fragment>(acc));
       });
       s.when_false(second, ts::Key{kHalf1Key}, [&] {
         if constexpr (kOrder) order.release();
       });
       ts::queue_epilogue(wq);
     });
-    ts::work<&GmemD::drain>(out);
+    ts::work<&GmemDOf<Shape>::drain>(out);
   }
 };
 

@@ -1,6 +1,6 @@
 // Host-side declaration of the ping-pong GEMM (gemm_pingpong.hpp): one TMA warp, one
 // shared ring, two math warp groups taking turns by tile through an order barrier, a
-// static queue of tile pairs.
+// queue of tile pairs; 128 x 128 or 64 x 256 tiles.
 #pragma once
 #include <tuple>
 
@@ -9,28 +9,39 @@
 
 namespace gemm::pingpong {
 
-inline int tiles_m(Problem const& p) { return (p.M + kTileM - 1) / kTileM; }
-inline int tiles_n(Problem const& p) { return (p.N + kTileN - 1) / kTileN; }
-inline int tiles(Problem const& p) { return tiles_m(p) * tiles_n(p); }
-// 256 x 128 blocks of D: pairs of M-adjacent tiles (gemm_pingpong.hpp, PairQueue).
-inline int pairs(Problem const& p) { return (tiles_m(p) + 1) / 2 * tiles_n(p); }
+template <class Shape = Tile128x128>
+inline int tiles_m(Problem const& p) { return (p.M + Shape::kTileM - 1) / Shape::kTileM; }
+template <class Shape = Tile128x128>
+inline int tiles_n(Problem const& p) { return (p.N + Shape::kTileN - 1) / Shape::kTileN; }
+template <class Shape = Tile128x128>
+inline int tiles(Problem const& p) { return tiles_m<Shape>(p) * tiles_n<Shape>(p); }
+// Blocks of D of two M-adjacent tiles (gemm_pingpong.hpp, PairQueue).
+template <class Shape = Tile128x128>
+inline int pairs(Problem const& p) { return (tiles_m<Shape>(p) + 1) / 2 * tiles_n<Shape>(p); }
 
-// p.map_a: A (M x K) in 128 x 64 boxes (the cooperative shape's map); map_b_128: B (N x K)
-// in 128 x 64 boxes; p.map_d: D in 64 x 64 boxes (required, on the emulator too: the
-// epilogue is the TMA store on both; a ts::arch::TensorMap2D there). kOrder = false leaves out
-// the order barrier (the checker's counterexample; tests only). S: the tile scheduler, as
-// for gemm::make_gemm: static (the default) or ts::GlobalCounterScheduler{counter, scratch}
-// (its scheduler warp is warp 1, at 40 registers beside the TMA warp).
-template <bool kOrder = true, class S>
+// The two operand maps a shape's loads read: A in TileM x 64 boxes, B in TileN x 64 boxes
+// (device memory; ts::arch::TensorMap2D on the emulator).
+struct OperandMaps {
+  void const* a = nullptr;
+  void const* b = nullptr;
+};
+
+// The ping-pong GEMM of tile shape Shape (Tile128x128 or Tile64x256). p.map_d: D in 64 x
+// 64 boxes (required, on the emulator too: the epilogue is the TMA store on both; a
+// ts::arch::TensorMap2D there); p.map_a / p.map_b are not read (the maps come in `maps`).
+// kOrder = false leaves out the order barrier (the checker's counterexample; tests only).
+// S: the tile scheduler, as for gemm::make_gemm: static or ts::GlobalCounterScheduler{counter,
+// scratch} (its scheduler warp is warp 1, at 40 registers beside the TMA warp).
+template <class Shape, bool kOrder = true, class S>
   requires requires { S::is_dynamic; }
-inline auto make_gemm_pingpong(Problem const& p, void const* map_b_128, S const& sched, ts::Options o = {}) {
+inline auto make_gemm_pingpong_of(Problem const& p, OperandMaps maps, S const& sched, ts::Options o = {}) {
   PairQueueOf<S> q;
   static_cast<S&>(q) = sched;
-  q.num_tiles = pairs(p);
-  q.tiles_m = tiles_m(p);
-  q.tiles_n = tiles_n(p);
+  q.num_tiles = pairs<Shape>(p);
+  q.tiles_m = tiles_m<Shape>(p);
+  q.tiles_n = tiles_n<Shape>(p);
   auto out = [&](int half) {
-    GmemD d;
+    GmemDOf<Shape> d;
     d.half = half;
     d.k_iters = p.k_iters();
     d.map_d = p.map_d;
@@ -38,19 +49,19 @@ inline auto make_gemm_pingpong(Problem const& p, void const* map_b_128, S const&
   };
   auto wq = ts::resource("pairs", q);
   auto halves = ts::resource("halves", Halves{});
-  auto gmem = ts::resource("gmem_ab", GmemAB{{}, p.K});
-  auto smem = ts::resource("smem_ab", SmemAB{{}, {}, {}, p.map_a, map_b_128});  // SmemAB::pipeline
-  auto acc0 = ts::resource("acc0", Accumulator{});
-  auto acc1 = ts::resource("acc1", Accumulator{});
+  auto gmem = ts::resource("gmem_ab", GmemABOf<Shape>{{}, p.K});
+  auto smem = ts::resource("smem_ab", SmemABOf<Shape>{{}, {}, {}, maps.a, maps.b});  // SmemABOf::pipeline
+  auto acc0 = ts::resource("acc0", AccumulatorOf<Shape>{});
+  auto acc1 = ts::resource("acc1", AccumulatorOf<Shape>{});
   auto d0 = ts::resource("d0", out(0));
   auto d1 = ts::resource("d1", out(1));
   auto order = ts::resource("order", MathOrder{});  // MathOrder::pipeline
   auto load = ts::Task("Load").warps(0, 1).reads(gmem, halves, wq).writes(smem).schedule(
-      ts::with_registers<40>(LoadSchedule{}), gmem, smem, halves, wq);
+      ts::with_registers<40>(LoadSchedule<Shape>{}), gmem, smem, halves, wq);
   auto math0 = ts::Task("Math0").warps(4, 4).reads(smem, acc0, halves, wq).writes(order, acc0, d0).schedule(
-      ts::with_registers<232>(Math0Schedule<kOrder>{}), order, smem, acc0, d0, halves, wq);
+      ts::with_registers<232>(Math0Schedule<kOrder, Shape>{}), order, smem, acc0, d0, halves, wq);
   auto math1 = ts::Task("Math1").warps(8, 4).reads(order, smem, acc1, halves, wq).writes(acc1, d1).schedule(
-      ts::with_registers<232>(Math1Schedule<kOrder>{}), order, smem, acc1, d1, halves, wq);
+      ts::with_registers<232>(Math1Schedule<kOrder, Shape>{}), order, smem, acc1, d1, halves, wq);
   return std::apply(
       [&](auto const&... scheduler) {
         return ts::TaskManager(ts::tasks(load, scheduler..., math0, math1),
@@ -64,9 +75,30 @@ inline auto make_gemm_pingpong(Problem const& p, void const* map_b_128, S const&
       },
       ts::scheduler_tasks<40>(wq, 1));
 }
+template <class Shape, bool kOrder = true>
+inline auto make_gemm_pingpong_of(Problem const& p, OperandMaps maps, ts::Options o = {}) {
+  return make_gemm_pingpong_of<Shape, kOrder>(p, maps, ts::StaticScheduler{}, o);
+}
+
+// The 128 x 128 shape. p.map_a: A (M x K) in 128 x 64 boxes (the cooperative shape's map);
+// map_b_128: B (N x K) in 128 x 64 boxes.
+template <bool kOrder = true, class S>
+  requires requires { S::is_dynamic; }
+inline auto make_gemm_pingpong(Problem const& p, void const* map_b_128, S const& sched, ts::Options o = {}) {
+  return make_gemm_pingpong_of<Tile128x128, kOrder>(p, OperandMaps{p.map_a, map_b_128}, sched, o);
+}
 template <bool kOrder = true>
 inline auto make_gemm_pingpong(Problem const& p, void const* map_b_128, ts::Options o = {}) {
   return make_gemm_pingpong<kOrder>(p, map_b_128, ts::StaticScheduler{}, o);
+}
+
+// The 64 x 256 shape. map_a_64: A (M x K) in 64 x 64 boxes; p.map_b: B (N x K) in 256 x 64
+// boxes (the cooperative shape's map).
+template <bool kOrder = true, class S = ts::StaticScheduler>
+  requires requires { S::is_dynamic; }
+inline auto make_gemm_pingpong_64x256(Problem const& p, void const* map_a_64, S const& sched = {},
+                                      ts::Options o = {}) {
+  return make_gemm_pingpong_of<Tile64x256, kOrder>(p, OperandMaps{map_a_64, p.map_b}, sched, o);
 }
 
 // Which shape to run: gemm::choose_shape (gemm_shape_choice.hpp, docs/gemm.md "Choosing
