@@ -200,6 +200,11 @@ TEST(CheckTileCount, PingPongGemmIsProvedForEveryTileCount) {
   EXPECT_EQ(w.verdict, ts::Verdict::Safe) << w.report;
   EXPECT_NE(w.report.find(kEveryTile), std::string::npos) << w.report;
   EXPECT_NE(w.report.find("checked every domain length k = 1..12"), std::string::npos) << w.report;
+  // Clusters of two CTAs with B multicast (the cluster queue hands both CTAs one block).
+  auto c = ts::check::run_exhaustive(
+      gemm::pingpong::make_gemm_pingpong_multicast<gemm::pingpong::Tile128x128>(p, {}, quiet()).model());
+  EXPECT_EQ(c.verdict, ts::Verdict::Safe) << c.report;
+  EXPECT_NE(c.report.find(kEveryTile), std::string::npos) << c.report;
 }
 
 }  // namespace

@@ -221,6 +221,94 @@ TEST(GemmPingPong64x256Emulator, MatchesReferenceAtOddAndEvenTileCounts) {
       for (uint64_t seed : {1, 2}) run_64x256_on_emulator(s, grid, seed);
 }
 
+// Clusters of two CTAs along M, B multicast: the ring spans the cluster, so each stage's
+// empty barrier counts the releasing group's 4 warp leaders in both CTAs.
+TEST(GemmPingPongMulticast, ProvedAndLaidOutForClustersOfTwo) {
+  auto p = problem(1000, 1024, 4096);
+  auto check = [&](auto&& tm, int stage_bytes, char const* what) {
+    auto rep = tm.print_and_verify();
+    for (auto const& d : rep.diagnostics) ADD_FAILURE() << what << ": " << d.format();
+    EXPECT_EQ(rep.verdict, ts::Verdict::Safe) << what;
+    auto const& L = tm.layout();
+    int smem = tm.model().find_resource("smem_ab");
+    EXPECT_EQ(L.cluster_ctas, 2) << what;
+    EXPECT_EQ(L.pipes[smem].multicast_ctas, 2) << what;
+    EXPECT_EQ(L.pipes[smem].empty_arrivals, 8) << what;  // one group's 4 warp leaders in each of the 2 CTAs
+    EXPECT_EQ(L.pipes[smem].stage_bytes, uint32_t(stage_bytes)) << what;  // own A + both B halves
+    EXPECT_LE(L.smem_bytes, ts::kSm90SmemCapacity) << what;
+  };
+  check(pp::make_gemm_pingpong_multicast<pp::Tile128x128>(p, {}, cpu_test::quiet()),
+        pp::Tile128x128::kBytesA + pp::Tile128x128::kBytesB, "128x128");
+  check(pp::make_gemm_pingpong_multicast<pp::Tile64x256>(p, {}, cpu_test::quiet()),
+        pp::Tile64x256::kBytesA + pp::Tile64x256::kBytesB, "64x256");
+}
+
+// Both CTAs of a cluster take the same block (same column, rows 4m..4m+1 and 4m+2..4m+3)
+// with the same half-1 condition; every tile of D is computed once, and only the rows
+// past M (rank 1 of a block that sticks out) are computed without existing.
+TEST(GemmPingPongMulticast, ClusterQueueGivesBothCtasOneBlockAndCoversEveryTileOnce) {
+  for (int tm : {1, 2, 3, 4, 5, 7, 16, 17, 33, 40})
+    for (int tn : {1, 3, 8}) {
+      pp::ClusterPairQueue<2> q;
+      q.tiles_m = tm;
+      q.tiles_n = tn;
+      gemm::Problem p = problem(tm * pp::kTileM, tn * pp::kTileN, 64);
+      q.num_tiles = pp::cluster_items<pp::Tile128x128, 2>(p);
+      ASSERT_EQ(q.num_tiles % 2, 0);
+      std::vector<int> seen(size_t(tm) * tn, 0);
+      for (int t = 0; t < q.num_tiles; t += 2) {
+        ts::WorkTile r0 = q.make_tile(t), r1 = q.make_tile(t + 1);
+        ASSERT_TRUE(r0.valid && r1.valid);
+        EXPECT_EQ(pp::ClusterPairQueue<2>::cluster_rank(r0), 0);
+        EXPECT_EQ(pp::ClusterPairQueue<2>::cluster_rank(r1), 1);
+        EXPECT_EQ(r0.coord[1], r1.coord[1]) << t;      // the same B slice
+        EXPECT_EQ(r0.coord[0] + 2, r1.coord[0]) << t;  // the next two tile rows
+        EXPECT_EQ(r0.coord[2], r1.coord[2]) << t;      // one half-1 condition per cluster
+        for (ts::WorkTile const& w : {r0, r1})
+          for (int h = 0; h < 1 + w.coord[2]; ++h) {
+            int r = pp::PairQueue::row_of(w, h), c = pp::PairQueue::col_of(w);
+            ASSERT_TRUE(c >= 0 && c < tn);
+            if (r < tm) ++seen[size_t(r) * tn + c];
+            else EXPECT_EQ(pp::ClusterPairQueue<2>::cluster_rank(w), 1) << "only rank 1 runs past M";
+          }
+      }
+      EXPECT_FALSE(q.make_tile(q.num_tiles).valid);
+      for (size_t i = 0; i < seen.size(); ++i) EXPECT_EQ(seen[i], 1) << tm << "x" << tn << " tile " << i;
+    }
+}
+
+// On the emulator (every CTA its own cluster, loading its whole B slice and taking both
+// CTAs' arrivals locally) the same schedules and bodies compute D: both shapes, blocks
+// sticking out of M (rank 1 past the last tile row), ragged N and K.
+TEST(GemmPingPongMulticast, RunsOnTheEmulatorAgainstTheReference) {
+  for (Size s : {Size{300, 128, 136}, Size{640, 300, 64}, Size{64, 512, 192}})
+    for (int grid : {2, 4})
+      for (uint64_t seed : {1, 2}) {
+        gemm::HostGemm h(s.M, s.N, s.K, seed);
+        gemm::Problem p{h.M, h.N, h.K, nullptr, nullptr, h.d.data(), &h.map_d};
+        ts::arch::TensorMap2D map_b128 = h.map_b, map_a64 = h.map_a;
+        map_b128.box_h = pp::Tile128x128::kTileN;
+        map_a64.box_h = pp::Tile64x256::kTileM;
+        std::string where = std::to_string(s.M) + "x" + std::to_string(s.N) + "x" + std::to_string(s.K) + " grid " +
+                            std::to_string(grid) + " seed " + std::to_string(seed);
+        {
+          auto tm = pp::make_gemm_pingpong_multicast<pp::Tile128x128>(p, {&h.map_a, &map_b128, nullptr},
+                                                                       cpu_test::quiet());
+          ASSERT_EQ(tm.print_and_verify().verdict, ts::Verdict::Safe);
+          ts::cpu::run(tm, {.grid_blocks = grid, .resident_blocks = grid, .seed = seed, .detect_races = seed == 1});
+          EXPECT_EQ(h.check(), "") << "128x128 " << where;
+        }
+        h.clear_d();  // NaN again: a tile the second kernel leaves unwritten fails
+        {
+          auto tm = pp::make_gemm_pingpong_multicast<pp::Tile64x256>(p, {&map_a64, &h.map_b, nullptr},
+                                                                      cpu_test::quiet());
+          ASSERT_EQ(tm.print_and_verify().verdict, ts::Verdict::Safe);
+          ts::cpu::run(tm, {.grid_blocks = grid, .resident_blocks = grid, .seed = seed, .detect_races = seed == 1});
+          EXPECT_EQ(h.check(), "") << "64x256 " << where;
+        }
+      }
+}
+
 TEST(GemmPingPongEmulator, MatchesReferenceAtOddAndEvenTileCounts) {
   // 3 tile rows (odd: the last pair half empty), ragged in M, N and K; 2 x 2 tiles; 5 tile rows.
   for (Size s : {Size{300, 128, 136}, Size{256, 256, 192}, Size{640, 100, 64}})

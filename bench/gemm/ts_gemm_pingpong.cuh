@@ -49,6 +49,26 @@ inline TsGemmPingPong64x256 prepare_ts_gemm_pingpong_64x256(gemm::Problem const&
   return g;
 }
 
+// Clusters of two CTAs along M sharing B by multicast, tile shape Shape. maps: A in TileM
+// x 64 boxes, B in TileN x 64 boxes and in TileN / 2 x 64 boxes (device memory). As many
+// clusters as are resident at once (fewer than SMs / 2 where a GPC's SMs do not split into
+// whole clusters), at most one per block of the cluster queue.
+template <class Shape>
+using PingPongMulticastManager = decltype(gemm::pingpong::make_gemm_pingpong_multicast<Shape>(
+    std::declval<gemm::Problem const&>(), gemm::pingpong::OperandMaps{}));
+template <class Shape>
+inline TsGemmPingPongOf<PingPongMulticastManager<Shape>> prepare_ts_gemm_pingpong_multicast(
+    gemm::Problem const& p, gemm::pingpong::OperandMaps maps, bool verbose) {
+  TsGemmPingPongOf<PingPongMulticastManager<Shape>> g;
+  g.tm = std::make_unique<PingPongMulticastManager<Shape>>(gemm::pingpong::make_gemm_pingpong_multicast<Shape>(
+      p, maps, ts::Options{.verbose = verbose, .exhaustive_check = true}));
+  g.tm->print_and_verify();
+  int const resident = ts::cuda::resident_grid<ts::cuda::TaskRegisterBudgets<384>>(*g.tm) / 2;
+  int const blocks = gemm::pingpong::cluster_items<Shape, 2>(p) / 2;
+  g.grid = 2 * (blocks < resident ? blocks : resident);
+  return g;
+}
+
 // The same schedules under the dynamic (global-counter) scheduler: a scheduler warp hands
 // the pairs out; the counter is zeroed before each launch.
 using PingPongDynamicManager = decltype(gemm::pingpong::make_gemm_pingpong(

@@ -76,11 +76,12 @@ int main(int argc, char** argv) {
     std::snprintf(what, sizeof what, "gemm_peer size=%dx%dx%d", s.m, s.n, s.k);
 
     // TS: the cooperative GEMM of bench/gemm (its `bench gemm` line) and the ping-pong one.
-    CUtensorMap host_maps[5] = {bench::tensor_map_bf16(a, s.m, s.k, gemm::kTileM, gemm::kTileK, true),
+    CUtensorMap host_maps[6] = {bench::tensor_map_bf16(a, s.m, s.k, gemm::kTileM, gemm::kTileK, true),
                                 bench::tensor_map_bf16(b, s.n, s.k, gemm::kTileN, gemm::kTileK, true),
                                 bench::tensor_map_bf16(d, s.m, s.n, 64, 64, true),
                                 bench::tensor_map_bf16(b, s.n, s.k, gemm::pingpong::kTileN, gemm::kTileK, true),
-                                bench::tensor_map_bf16(a, s.m, s.k, 64, gemm::kTileK, true)};
+                                bench::tensor_map_bf16(a, s.m, s.k, 64, gemm::kTileK, true),
+                                bench::tensor_map_bf16(b, s.n, s.k, 64, gemm::kTileK, true)};
     CUtensorMap* maps;
     BENCH_CHECK(cudaMalloc(&maps, sizeof host_maps));
     BENCH_CHECK(cudaMemcpy(maps, host_maps, sizeof host_maps, cudaMemcpyHostToDevice));
@@ -88,6 +89,10 @@ int main(int argc, char** argv) {
     auto coop = bench::prepare_ts_gemm(prob, sms, false);
     auto pp = bench::prepare_ts_gemm_pingpong(prob, maps + 3, sms, false);
     auto pp64 = bench::prepare_ts_gemm_pingpong_64x256(prob, maps + 4, sms, false);
+    auto ppmc = bench::prepare_ts_gemm_pingpong_multicast<gemm::pingpong::Tile128x128>(prob, {maps, maps + 3, maps + 5},
+                                                                                       false);
+    auto pp64mc = bench::prepare_ts_gemm_pingpong_multicast<gemm::pingpong::Tile64x256>(
+        prob, {maps + 4, maps + 1, maps + 3}, false);
 
     // CUTLASS: every configuration under every swizzle, parameters made once.
     peers::GemmArgs ga{s.m, s.n, s.k, a, b, d, sms};
@@ -142,6 +147,8 @@ int main(int argc, char** argv) {
     bool ts_ok = check("ts", [&] { coop.launch(); }, true);
     bool pp_ok = check("ts_pingpong", [&] { pp.launch(); }, true);
     check("ts_pingpong_64x256", [&] { pp64.launch(); }, true);
+    check("ts_pingpong_multicast", [&] { ppmc.launch(); }, true);
+    check("ts_pingpong_64x256_multicast", [&] { pp64mc.launch(); }, true);
     for (size_t i = 0; i < runners.size(); ++i) {
       peers::Runner* r = runners[i].get();
       check(runner_names[i], [r] { r->run(0); }, false);
@@ -151,12 +158,11 @@ int main(int argc, char** argv) {
     // Screen: every kernel that passed, interleaved (`timing gemm_peer_screen ...` lines).
     std::string screen_what = std::string("gemm_peer_screen") + (what + 9);
     auto t = bench::interleaved_timing(cudaStream_t(0), 3, rounds, launches, names, screen_what, flop);
-    size_t i_ts = 0, i_pp = 0, i_64 = 0;
+    size_t i_ts = 0, i_pp = 0;
     std::vector<size_t> cut;  // CUTLASS kernels by screened back-to-back time, fastest first
     for (size_t k = 1; k < names.size(); ++k) {
       if (names[k] == "ts") i_ts = k;
       if (names[k] == "ts_pingpong") i_pp = k;
-      if (names[k] == "ts_pingpong_64x256") i_64 = k;
       if (names[k].rfind("cutlass_", 0) == 0) cut.push_back(k);
     }
     std::sort(cut.begin(), cut.end(), [&](size_t x, size_t y) { return t[x].b2b_ms < t[y].b2b_ms; });
@@ -164,9 +170,10 @@ int main(int argc, char** argv) {
     if (i_pp)
       std::printf("peer screen size=%dx%dx%d ts_pingpong_tflops=%.1f ts_pingpong_single_tflops=%.1f\n", s.m, s.n,
                   s.k, tf(t[i_pp].b2b_ms), tf(t[i_pp].single_ms));
-    if (i_64)
-      std::printf("peer screen size=%dx%dx%d ts_pingpong_64x256_tflops=%.1f ts_pingpong_64x256_single_tflops=%.1f\n",
-                  s.m, s.n, s.k, tf(t[i_64].b2b_ms), tf(t[i_64].single_ms));
+    for (size_t k = 1; k < names.size(); ++k)  // the TS shapes beside the one the rule picks
+      if (names[k].rfind("ts_pingpong_", 0) == 0)
+        std::printf("peer screen size=%dx%dx%d %s_tflops=%.1f %s_single_tflops=%.1f\n", s.m, s.n, s.k,
+                    names[k].c_str(), tf(t[k].b2b_ms), names[k].c_str(), tf(t[k].single_ms));
     if (!cublas_ok || !ts_ok || cut.empty()) {
       std::printf("skip %s: no final run (cublas_ok=%d ts_ok=%d cutlass kernels=%zu)\n", what, cublas_ok, ts_ok,
                   cut.size());

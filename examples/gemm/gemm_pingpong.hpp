@@ -74,25 +74,45 @@ constexpr int kTileM = Tile128x128::kTileM, kTileN = Tile128x128::kTileN;  // th
 constexpr int kStages = Tile128x128::kStages;
 constexpr int kBytesA = Tile128x128::kBytesA, kBytesB = Tile128x128::kBytesB;
 
-// Persistent queue over pairs of tiles (num_tiles = pairs) under scheduler S (static, or
-// the dynamic global-counter one: a scheduler warp hands pairs out in index order): the
-// grouped raster over blocks of two M-adjacent tiles (256 x 128 or 128 x 256). A pair's
-// tile: coord[0] = the tile row of half 0, coord[1] = the tile column, coord[2] = 1 when
-// half 1 (tile row coord[0] + 1) exists. Tile units only: the same for every shape.
-template <class S>
+// Persistent queue over pairs of tiles under scheduler S (static, or the dynamic
+// global-counter one: a scheduler warp hands pairs out in index order): the grouped raster
+// over blocks of two M-adjacent tiles (256 x 128, or 128 x 256). A pair's tile: coord[0] =
+// the tile row of half 0, coord[1] = the tile column, coord[2] = 1 when half 1 (tile row
+// coord[0] + 1) exists. Tile units only: the same for every shape.
+//
+// ClusterM = 2: clusters of two CTAs along M share each stage's B slice (multicast). The
+// raster is over blocks of 2 x ClusterM M-adjacent tiles; index t is block t / 2 for the
+// CTA of cluster rank t % 2 (num_tiles = 2 x blocks; with an even static grid CTA b is
+// handed b, b + grid, ..., so both CTAs of a cluster always hold the same block), rank r
+// taking tile rows 4m + 2r and 4m + 2r + 1. Both CTAs must run the same stages (each
+// stage waits for both CTAs' B halves), so "half 1 exists" is decided per block, by rank
+// 0's half 1: rank 1 may then compute a tile row past M, whose loads TMA zero-fills and
+// whose stores it clips.
+template <class S, int ClusterM = 1>
 struct PairQueueOf : ts::WorkQueueOf<S> {
+  static_assert(ClusterM == 1 || ClusterM == 2, "clusters of one or two CTAs along M");
+  static_assert(ClusterM == 1 || !S::is_dynamic,
+                "a clustered pair queue needs the static scheduler: both CTAs of a cluster must take the same block");
   int tiles_m = 0, tiles_n = 0;  // in tiles of the shape
-  TS_HD ts::WorkTile make_tile(int p) const {
-    ts::WorkTile w = grouped_tile(p, this->num_tiles, (tiles_m + 1) / 2, tiles_n);
-    w.coord[0] *= 2;
-    w.coord[2] = w.coord[0] + 1 < tiles_m ? 1 : 0;
+  TS_HD ts::WorkTile make_tile(int t) const {
+    int const block = ClusterM == 1 ? t : t / ClusterM, rank = ClusterM == 1 ? 0 : t % ClusterM;
+    ts::WorkTile w = grouped_tile(block, this->num_tiles / ClusterM, (tiles_m + 2 * ClusterM - 1) / (2 * ClusterM),
+                                  tiles_n);
+    w.tile_idx = t;
+    int const first_row = w.coord[0] * 2 * ClusterM;
+    w.coord[0] = first_row + 2 * rank;
+    w.coord[2] = first_row + 1 < tiles_m ? 1 : 0;
     return w;
   }
   // The tile row and column of half h of a pair (as make_tile gave it).
   TS_HD static int row_of(ts::WorkTile const& pair, int h) { return pair.coord[0] + h; }
   TS_HD static int col_of(ts::WorkTile const& pair) { return pair.coord[1]; }
+  // This CTA's rank in its cluster.
+  TS_HD static int cluster_rank(ts::WorkTile const& pair) { return ClusterM == 1 ? 0 : pair.tile_idx % ClusterM; }
 };
 using PairQueue = PairQueueOf<ts::StaticScheduler>;
+template <int ClusterM>
+using ClusterPairQueue = PairQueueOf<ts::StaticScheduler, ClusterM>;
 
 inline constexpr char const* kHalf1Key = "half1";
 
@@ -119,17 +139,23 @@ struct PairDescs {
   uint64_t a0 = 0, a1 = 0, b = 0;
 };
 
-// The shared ring of TileM x 64 A and TileN x 64 B slices (TmaAsync, Stages deep).
-template <class Shape>
+// The shared ring of TileM x 64 A and TileN x 64 B slices (TmaAsync, Stages deep). With
+// ClusterM = 2 the ring spans the cluster (cta_layout_vmnk {1, 2, 1, 1}): each CTA loads
+// its own A and one TileN / 2-row half of B, multicast into both CTAs' stage, so the
+// stage's empty barrier counts the releasing group's warp leaders of both CTAs and each
+// release arrives in both (PipelineRuntime::multicast_ctas).
+template <class Shape, int ClusterM = 1>
 struct SmemABOf : ts::MemoryResource {
   static constexpr int kElemsA = Shape::kTileM * kTileK, kElemsB = Shape::kTileN * kTileK;
   // Released by one math warp group's leaders; group and stage bytes are derived.
   static constexpr auto pipeline = ts::tma_async({.num_stages = Shape::kStages,
                                                   .num_bytes = Shape::kBytesA + Shape::kBytesB,
-                                                  .consumer_signal = ts::Signal::TaskWarpLeader});
+                                                  .consumer_signal = ts::Signal::TaskWarpLeader,
+                                                  .cta_layout_vmnk = ts::CtaLayoutVMNK{1, ClusterM, 1, 1}});
   ts::SmemArray<uint16_t> a, b;
   void const* map_a = nullptr;  // CUtensorMap*: A in TileM x 64 boxes, 128-byte swizzle (ts::arch::TensorMap2D* on the emulator)
   void const* map_b = nullptr;  // CUtensorMap*: B in TileN x 64 boxes
+  void const* map_b_half = nullptr;  // ClusterM = 2: B in TileN / 2 x 64 boxes
   void declare_allocations(ts::Allocations& al) {
     al.smem("a_stages", a, Shape::kStages * kElemsA, 1024);
     al.smem("b_stages", b, Shape::kStages * kElemsB, 1024);
@@ -139,7 +165,16 @@ struct SmemABOf : ts::MemoryResource {
     auto* base_a = a.ptr(si.context) + si.stage_idx * kElemsA;
     auto* base_b = b.ptr(si.context) + si.stage_idx * kElemsB;
     ts::arch::tensor_load_2d(base_a, map_a, src.k, src.m, si.barrier);
-    ts::arch::tensor_load_2d(base_b, map_b, src.k, src.n, si.barrier);
+    // The emulator does not model clusters (every CTA is its own): the CTA loads the
+    // whole slice, the bytes its stage expects.
+    if constexpr (ClusterM > 1 && ts::arch::kClusters) {
+      constexpr int kHalf = Shape::kTileN / ClusterM;
+      int const rank = PairQueueOf<ts::StaticScheduler, ClusterM>::cluster_rank(si.work_tile);
+      ts::arch::tensor_load_2d_multicast(base_b + rank * kHalf * kTileK, map_b_half, src.k, src.n + rank * kHalf,
+                                         si.barrier, uint16_t((1u << ClusterM) - 1));
+    } else {
+      ts::arch::tensor_load_2d(base_b, map_b, src.k, src.n, si.barrier);
+    }
   }
   TS_HD PairDescs descriptors(ts::ConsumerStage const& si) const {
     auto* base_a = a.ptr(si.context) + si.stage_idx * kElemsA;
@@ -221,24 +256,24 @@ using GmemD = GmemDOf<Tile128x128>;
 // warning, 20011, and runs as garbage on the device: the K loop ran no iteration).
 TS_HD inline auto k_bound(int k_iters) { return ts::runtime(k_iters, "k_iters").at_least(1); }
 
-template <class Shape, int H, class S, class G, class Smem>
+template <class Shape, int ClusterM, int H, class S, class G, class Smem>
 TS_HD void load_half(S& s, G& gmem, Smem& smem) {
   s.domain_loop(0, k_bound(gmem->k_iters()), 1, [&] {
     smem.acquire();
     auto src = ts::work<&GmemABOf<Shape>::template source<H>>(gmem);
-    ts::work<&SmemABOf<Shape>::load>(smem, src);
+    ts::work<&SmemABOf<Shape, ClusterM>::load>(smem, src);
     smem.commit();
   });
 }
 
-template <class Shape = Tile128x128>
+template <class Shape = Tile128x128, int ClusterM = 1>
 struct LoadSchedule {
   template <class S, class G, class Smem, class Hv, class Q>
   TS_HD void operator()(S& s, G& gmem, Smem& smem, Hv& halves, Q& wq) const {
     s.work_tile_loop(wq, [&] {
-      load_half<Shape, 0>(s, gmem, smem);
+      load_half<Shape, ClusterM, 0>(s, gmem, smem);
       auto second = ts::work<&Halves::second>(halves);
-      s.when_true(second, ts::Key{kHalf1Key}, [&] { load_half<Shape, 1>(s, gmem, smem); });
+      s.when_true(second, ts::Key{kHalf1Key}, [&] { load_half<Shape, ClusterM, 1>(s, gmem, smem); });
       ts::queue_epilogue(wq);
     });
   }
@@ -246,13 +281,13 @@ struct LoadSchedule {
 
 // Warp group 0: half 0 of every pair. kOrder = false drops the order barrier (the
 // checker's parity-aliasing counterexample; never run).
-template <bool kOrder = true, class Shape = Tile128x128>
+template <bool kOrder = true, class Shape = Tile128x128, int ClusterM = 1>
 struct Math0Schedule {
   template <class S, class Ord, class Smem, class Acc, class Out, class Hv, class Q>
   TS_HD void operator()(S& s, Ord& order, Smem& smem, Acc& acc, Out& out, Hv& halves, Q& wq) const {
     s.work_tile_loop(wq, [&] {
       if constexpr (kOrder) order.acquire();
-      tile_main_loop_issue<&SmemABOf<Shape>::descriptors, &AccumulatorOf<Shape>::mma>(s, smem, acc, k_bound(out->k_iters));
+      tile_main_loop_issue<&SmemABOf<Shape, ClusterM>::descriptors, &AccumulatorOf<Shape>::mma>(s, smem, acc, k_bound(out->k_iters));
       if constexpr (kOrder) order.commit();  // Math1's MMAs queue behind this group's last ones
       tile_main_loop_tail(smem, acc);
       auto second = ts::work<&Halves::second>(halves);
@@ -265,7 +300,7 @@ struct Math0Schedule {
 };
 
 // Warp group 1: half 1 of every pair, when it exists.
-template <bool kOrder = true, class Shape = Tile128x128>
+template <bool kOrder = true, class Shape = Tile128x128, int ClusterM = 1>
 struct Math1Schedule {
   template <class S, class Ord, class Smem, class Acc, class Out, class Hv, class Q>
   TS_HD void operator()(S& s, Ord& order, Smem& smem, Acc& acc, Out& out, Hv& halves, Q& wq) const {
@@ -277,7 +312,7 @@ struct Math1Schedule {
       // issue, inside the branch: MMAs in flight across a branch make ptxas serialize
       // every wgmma (C7518).
       s.when_true(second, ts::Key{kHalf1Key}, [&] {
-        tile_main_loop_issue<&SmemABOf<Shape>::descriptors, &AccumulatorOf<Shape>::mma>(s, smem, acc, k_bound(out->k_iters));
+        tile_main_loop_issue<&SmemABOf<Shape, ClusterM>::descriptors, &AccumulatorOf<Shape>::mma>(s, smem, acc, k_bound(out->k_iters));
         if constexpr (kOrder) order.release();  // Math0's next MMAs queue behind this group's last ones
         tile_main_loop_tail(smem, acc);
         ts::work<&GmemDOf<Shape>::store>(out, ts::work<&gemm::Accumulator::fragment>(acc));
