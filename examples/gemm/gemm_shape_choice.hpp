@@ -8,9 +8,11 @@
 // may_have_lanes), ping-pong beat cooperative on the H200 wherever each SM gets several
 // tiles: 1.02-1.06x at 8192 x 8192 (K 1024, 8192) and 4096 x 4096 x 16384, 1.21x at
 // 16384 x 16384 x 512, even at 4096^3. Cooperative stayed ahead with few tiles per SM
-// (2048^3: 0.97, 1024 x 8192 x 8192: 0.99) and on the ragged 3000 x 5000 x 4000 (0.87;
-// cause not found yet). Problems outside the measured range get the same rule, which is
-// an extrapolation.
+// (2048^3: 0.97, 1024 x 8192 x 8192: 0.99) and on the ragged 3000 x 5000 x 4000 (0.87; a
+// pair of 128 x 128 tiles moves a third more L2 traffic per output than a 128 x 256 tile,
+// and those operands do not fit L2: ncu, stop 29). Problems outside the measured range get
+// the same rule, which is an extrapolation. The 64 x 256 and 2 x 1-cluster ping-pong forms
+// (stop 29) are not picked: on the H100 neither beat the 128 x 128 form consistently.
 #pragma once
 #include "gemm_manager.hpp"
 
