@@ -49,33 +49,20 @@ int main(int argc, char** argv) {
         prob, {maps + 4, maps + 1, maps + 3}, first);
     first = false;
     bench::cublas_gemm(h, a, b, ref, s.m, s.n, s.k);
-    bench::poison_bf16<<<1024, 256>>>(d, nd);
-    pp.launch();
-    BENCH_CHECK(cudaGetLastError());
-    BENCH_CHECK(cudaDeviceSynchronize());
-    double err_pp = bench::relative_error(d, ref, nd);
-    bench::poison_bf16<<<1024, 256>>>(d, nd);
-    coop.launch();
-    BENCH_CHECK(cudaDeviceSynchronize());
-    double err_coop = bench::relative_error(d, ref, nd);
-    bench::poison_bf16<<<1024, 256>>>(d, nd);
-    pp_dyn->launch();
-    BENCH_CHECK(cudaDeviceSynchronize());
-    double err_dyn = bench::relative_error(d, ref, nd);
-    bench::poison_bf16<<<1024, 256>>>(d, nd);
-    pp64.launch();
-    BENCH_CHECK(cudaDeviceSynchronize());
-    double err_64 = bench::relative_error(d, ref, nd);
-    bench::poison_bf16<<<1024, 256>>>(d, nd);
-    ppmc.launch();
-    BENCH_CHECK(cudaGetLastError());
-    BENCH_CHECK(cudaDeviceSynchronize());
-    double err_mc = bench::relative_error(d, ref, nd);
-    bench::poison_bf16<<<1024, 256>>>(d, nd);
-    pp64mc.launch();
-    BENCH_CHECK(cudaGetLastError());
-    BENCH_CHECK(cudaDeviceSynchronize());
-    double err_64mc = bench::relative_error(d, ref, nd);
+    // One launch over a poisoned D, its error against cuBLAS.
+    auto checked = [&](auto&& launch) {
+      bench::poison_bf16<<<1024, 256>>>(d, nd);
+      launch();
+      BENCH_CHECK(cudaGetLastError());
+      BENCH_CHECK(cudaDeviceSynchronize());
+      return bench::relative_error(d, ref, nd);
+    };
+    double const err_pp = checked([&] { pp.launch(); });
+    double const err_coop = checked([&] { coop.launch(); });
+    double const err_dyn = checked([&] { pp_dyn->launch(); });
+    double const err_64 = checked([&] { pp64.launch(); });
+    double const err_mc = checked([&] { ppmc.launch(); });
+    double const err_64mc = checked([&] { pp64mc.launch(); });
     auto [ms_ref, ms_coop, ms_pp, ms_dyn, ms_64, ms_mc, ms_64mc] = bench::interleaved_median_ms(
         5, 20, [&] { bench::cublas_gemm(h, a, b, ref, s.m, s.n, s.k); }, [&] { coop.launch(); }, [&] { pp.launch(); },
         [&] { pp_dyn->launch(); }, [&] { pp64.launch(); }, [&] { ppmc.launch(); }, [&] { pp64mc.launch(); });
