@@ -9,12 +9,12 @@
 
 namespace bench {
 
-using PingPongManager =
-    decltype(gemm::pingpong::make_gemm_pingpong(std::declval<gemm::Problem const&>(), nullptr));
-using PingPong64x256Manager = decltype(gemm::pingpong::make_gemm_pingpong_64x256(
-    std::declval<gemm::Problem const&>(), nullptr, ts::StaticScheduler{}));
+// The statically scheduled ping-pong kernel of tile shape Shape: its manager and grid.
+template <class Shape>
+using PingPongManagerOf = decltype(gemm::pingpong::make_gemm_pingpong_of<Shape>(
+    std::declval<gemm::Problem const&>(), gemm::pingpong::OperandMaps{}));
+using PingPongManager = PingPongManagerOf<gemm::pingpong::Tile128x128>;
 
-// A statically scheduled ping-pong kernel: its manager and grid.
 template <class Manager>
 struct TsGemmPingPongOf {
   std::unique_ptr<Manager> tm;
@@ -22,31 +22,30 @@ struct TsGemmPingPongOf {
   void launch(cudaStream_t st = 0) const { ts::cuda::launch<ts::cuda::TaskRegisterBudgets<384>>(*tm, grid, st); }
 };
 using TsGemmPingPong = TsGemmPingPongOf<PingPongManager>;
-using TsGemmPingPong64x256 = TsGemmPingPongOf<PingPong64x256Manager>;
 
-// p.map_a: A in 128 x 64 boxes (the cooperative shape's map); map_b_128: B in 128 x 64
-// boxes (device memory). One CTA per SM, at most one per pair of tiles.
-inline TsGemmPingPong prepare_ts_gemm_pingpong(gemm::Problem const& p, void const* map_b_128, int sms, bool verbose) {
-  TsGemmPingPong g;
-  g.tm = std::make_unique<PingPongManager>(
-      gemm::pingpong::make_gemm_pingpong(p, map_b_128, ts::Options{.verbose = verbose, .exhaustive_check = true}));
+// maps: A in TileM x 64 boxes, B in TileN x 64 boxes (device memory). One CTA per SM, at
+// most one per pair of tiles.
+template <class Shape>
+inline TsGemmPingPongOf<PingPongManagerOf<Shape>> prepare_ts_gemm_pingpong_of(gemm::Problem const& p,
+                                                                             gemm::pingpong::OperandMaps maps,
+                                                                             int sms, bool verbose) {
+  TsGemmPingPongOf<PingPongManagerOf<Shape>> g;
+  g.tm = std::make_unique<PingPongManagerOf<Shape>>(gemm::pingpong::make_gemm_pingpong_of<Shape>(
+      p, maps, ts::Options{.verbose = verbose, .exhaustive_check = true}));
   g.tm->print_and_verify();
-  int pairs = gemm::pingpong::pairs(p);
+  int const pairs = gemm::pingpong::pairs<Shape>(p);
   g.grid = pairs < sms ? pairs : sms;
   return g;
 }
-
-// The 64 x 256 tile. map_a_64: A in 64 x 64 boxes (device memory); p.map_b: B in 256 x 64
-// boxes (the cooperative shape's map).
-inline TsGemmPingPong64x256 prepare_ts_gemm_pingpong_64x256(gemm::Problem const& p, void const* map_a_64, int sms,
-                                                            bool verbose) {
-  TsGemmPingPong64x256 g;
-  g.tm = std::make_unique<PingPong64x256Manager>(gemm::pingpong::make_gemm_pingpong_64x256(
-      p, map_a_64, ts::StaticScheduler{}, ts::Options{.verbose = verbose, .exhaustive_check = true}));
-  g.tm->print_and_verify();
-  int pairs = gemm::pingpong::pairs<gemm::pingpong::Tile64x256>(p);
-  g.grid = pairs < sms ? pairs : sms;
-  return g;
+// 128 x 128 tiles. p.map_a: A in 128 x 64 boxes (the cooperative shape's map); map_b_128: B
+// in 128 x 64 boxes.
+inline TsGemmPingPong prepare_ts_gemm_pingpong(gemm::Problem const& p, void const* map_b_128, int sms, bool verbose) {
+  return prepare_ts_gemm_pingpong_of<gemm::pingpong::Tile128x128>(p, {p.map_a, map_b_128}, sms, verbose);
+}
+// 64 x 256 tiles. map_a_64: A in 64 x 64 boxes; p.map_b: B in 256 x 64 boxes (the
+// cooperative shape's map).
+inline auto prepare_ts_gemm_pingpong_64x256(gemm::Problem const& p, void const* map_a_64, int sms, bool verbose) {
+  return prepare_ts_gemm_pingpong_of<gemm::pingpong::Tile64x256>(p, {map_a_64, p.map_b}, sms, verbose);
 }
 
 // Clusters of two CTAs along M sharing B by multicast, tile shape Shape. maps: A in TileM

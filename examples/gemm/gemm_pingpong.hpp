@@ -95,7 +95,7 @@ struct PairQueueOf : ts::WorkQueueOf<S> {
                 "a clustered pair queue needs the static scheduler: both CTAs of a cluster must take the same block");
   int tiles_m = 0, tiles_n = 0;  // in tiles of the shape
   TS_HD ts::WorkTile make_tile(int t) const {
-    int const block = ClusterM == 1 ? t : t / ClusterM, rank = ClusterM == 1 ? 0 : t % ClusterM;
+    int const block = t / ClusterM, rank = t % ClusterM;  // ClusterM = 1: t, 0 (folded at compile time)
     ts::WorkTile w = grouped_tile(block, this->num_tiles / ClusterM, (tiles_m + 2 * ClusterM - 1) / (2 * ClusterM),
                                   tiles_n);
     w.tile_idx = t;
@@ -108,7 +108,7 @@ struct PairQueueOf : ts::WorkQueueOf<S> {
   TS_HD static int row_of(ts::WorkTile const& pair, int h) { return pair.coord[0] + h; }
   TS_HD static int col_of(ts::WorkTile const& pair) { return pair.coord[1]; }
   // This CTA's rank in its cluster.
-  TS_HD static int cluster_rank(ts::WorkTile const& pair) { return ClusterM == 1 ? 0 : pair.tile_idx % ClusterM; }
+  TS_HD static int cluster_rank(ts::WorkTile const& pair) { return pair.tile_idx % ClusterM; }
 };
 using PairQueue = PairQueueOf<ts::StaticScheduler>;
 template <int ClusterM>

@@ -13,18 +13,16 @@ template <class Shape = Tile128x128>
 inline int tiles_m(Problem const& p) { return (p.M + Shape::kTileM - 1) / Shape::kTileM; }
 template <class Shape = Tile128x128>
 inline int tiles_n(Problem const& p) { return (p.N + Shape::kTileN - 1) / Shape::kTileN; }
-template <class Shape = Tile128x128>
-inline int tiles(Problem const& p) { return tiles_m<Shape>(p) * tiles_n<Shape>(p); }
-// Blocks of D of two M-adjacent tiles (gemm_pingpong.hpp, PairQueue).
-template <class Shape = Tile128x128>
-inline int pairs(Problem const& p) { return (tiles_m<Shape>(p) + 1) / 2 * tiles_n<Shape>(p); }
 // The queue items of clusters of ClusterM CTAs: blocks of 2 x ClusterM M-adjacent tiles,
-// ClusterM items each (gemm_pingpong.hpp, PairQueueOf); pairs(p) for ClusterM = 1.
+// ClusterM items each (gemm_pingpong.hpp, PairQueueOf).
 template <class Shape = Tile128x128, int ClusterM = 1>
 inline int cluster_items(Problem const& p) {
   int const per_block = 2 * ClusterM;
   return (tiles_m<Shape>(p) + per_block - 1) / per_block * tiles_n<Shape>(p) * ClusterM;
 }
+// Blocks of D of two M-adjacent tiles (gemm_pingpong.hpp, PairQueue): the items of one CTA.
+template <class Shape = Tile128x128>
+inline int pairs(Problem const& p) { return cluster_items<Shape, 1>(p); }
 
 // The operand maps a shape's loads read: A in TileM x 64 boxes, B in TileN x 64 boxes
 // (device memory; ts::arch::TensorMap2D on the emulator), and for clusters B in TileN / 2 x 64 boxes.
