@@ -28,7 +28,9 @@ Two environment variables narrow or widen a run (quick/full): BENCH_SHAPES, a co
 list of size tags (<B>x<H>x<S>x<D>[c][g<Hkv>], e.g. 16x16x1024x128c), runs those shapes instead
 of the list; BENCH_ORDERS, a comma-separated list of causal tile orders (TS_ATTN_ORDER values,
 bench/attention/ts_attention.cuh: blocks, lpt, sec<MB>), runs each shape once per order with
-TS_ATTN_ORDER set while its plan is made, its lines named attention<mode tag>@<order>.
+TS_ATTN_ORDER set while its plan is made, its lines named attention<mode tag>@<order>;
+BENCH_STORES likewise, a list of O store paths (TS_ATTN_STORE values: tma, regs), lines
+named attention<mode tag>@<store> (after @<order> when both are given).
 """
 import ctypes
 import math
@@ -130,7 +132,8 @@ TAGS = {0: "", 1: "_shared", 2: "_overlap", 8: "_dynamic", 9: "_shared_dynamic",
 
 def tag(mode):
     """Line-name suffix of a mode; modes this file does not know get a generic name."""
-    return TAGS.get(mode, f"_m{mode}") + (f"@{os.environ['TS_ATTN_ORDER']}" if os.environ.get("TS_ATTN_ORDER") else "")
+    return TAGS.get(mode, f"_m{mode}") + "".join(f"@{os.environ[v]}" for v in ("TS_ATTN_ORDER", "TS_ATTN_STORE")
+                                                 if os.environ.get(v))
 
 
 def parse_shape(spec):
@@ -362,14 +365,18 @@ def main():
     modes = [int(m) for m in sys.argv[3].split(",")] if len(sys.argv) > 3 else [2, 1, 0]
     if what & {"quick", "full"} and os.environ.get("BENCH_SHAPES"):
         orders = [o for o in os.environ.get("BENCH_ORDERS", "").split(",") if o] or [None]
+        stores = [o for o in os.environ.get("BENCH_STORES", "").split(",") if o] or [None]
         for shared in modes:
             for spec in os.environ["BENCH_SHAPES"].split(","):
                 B, H, S, D, causal, hkv = parse_shape(spec)
                 for order in orders:
-                    if order:
-                        os.environ["TS_ATTN_ORDER"] = order
-                    run_shape(lib, B, H, S, D, causal, hkv=hkv, shared=shared)
-                    os.environ.pop("TS_ATTN_ORDER", None)
+                    for store in stores:
+                        for var, value in (("TS_ATTN_ORDER", order), ("TS_ATTN_STORE", store)):
+                            if value:
+                                os.environ[var] = value
+                        run_shape(lib, B, H, S, D, causal, hkv=hkv, shared=shared)
+                        os.environ.pop("TS_ATTN_ORDER", None)
+                        os.environ.pop("TS_ATTN_STORE", None)
     elif what & {"quick", "full"}:
         for shared in modes:  # bench attention_overlap / attention_shared / attention lines
             for causal in (False, True):

@@ -91,6 +91,18 @@ inline long long order_section_bytes(bool& table) {
   throw std::invalid_argument("TS_ATTN_ORDER must be blocks, lpt or sec<MB>, got " + v);
 }
 
+// How O leaves the kernel: through the Q stage and TMA stores (the default), or, with
+// TS_ATTN_STORE=regs in the environment, straight from the registers (the path before stop
+// 30, kept to measure the two side by side; attention_device.cuh, attn::step::store).
+inline bool o_through_tma() {
+  char const* e = std::getenv("TS_ATTN_STORE");
+  if (!e || !*e) return true;
+  std::string const v = e;
+  if (v == "tma") return true;
+  if (v == "regs") return false;
+  throw std::invalid_argument("TS_ATTN_STORE must be tma or regs, got " + v);
+}
+
 // q, k, v, o: device bf16, packed [tokens][heads][D]; lse: device fp32 [hq][tokens].
 // Mode: see Make.
 template <int D, int Mode>
@@ -105,12 +117,15 @@ std::unique_ptr<Runner> prepare_d(attn::Shape const& s, void const* q, void cons
   cuda_check(cudaMalloc(&r->blocks, sizeof(attn::QBlock) * (host_blocks.size() + 1)), "cudaMalloc blocks");
   cuda_check(cudaMemcpy(r->blocks, host_blocks.data(), sizeof(attn::QBlock) * host_blocks.size(), cudaMemcpyHostToDevice),
              "copy blocks");
-  CUtensorMap h_maps[3] = {
+  CUtensorMap h_maps[4] = {
       ts::cuda::make_tensor_map_2d(q, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, tokens, uint64_t(s.hq) * D, block_m, 64,
                                    CU_TENSOR_MAP_SWIZZLE_128B),
       ts::cuda::make_tensor_map_2d(k, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, tokens, uint64_t(s.hkv) * D, Dm::kBlockN, 64,
                                    CU_TENSOR_MAP_SWIZZLE_128B),
       ts::cuda::make_tensor_map_2d(v, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, tokens, uint64_t(s.hkv) * D, Dm::kBlockN, 64,
+                                   CU_TENSOR_MAP_SWIZZLE_128B),
+      // O in one warp group's 64-row boxes (GmemO::map_o: staged in the Q stage, stored by TMA).
+      ts::cuda::make_tensor_map_2d(o, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, tokens, uint64_t(s.hq) * D, 64, 64,
                                    CU_TENSOR_MAP_SWIZZLE_128B)};
   cuda_check(cudaMalloc(&r->maps, sizeof h_maps), "cudaMalloc maps");
   cuda_check(cudaMemcpy(r->maps, h_maps, sizeof h_maps, cudaMemcpyHostToDevice), "copy maps");
@@ -127,6 +142,7 @@ std::unique_ptr<Runner> prepare_d(attn::Shape const& s, void const* q, void cons
   p.map_q = r->maps;
   p.map_k = r->maps + 1;
   p.map_v = r->maps + 2;
+  p.map_o = o_through_tma() ? r->maps + 3 : nullptr;
   p.o = static_cast<uint16_t*>(o);
   p.lse = lse;
   r->pairs = Shared ? p.plan.num_blocks * s.hq : p.pairs();  // work tiles

@@ -19,6 +19,7 @@
 #include "ts/arch/portable.hpp"
 #include "ts/arch/sm90_wgmma.cuh"
 #include "ts/arch/sm90_wgmma_rs.cuh"
+#include "ts/core/named_barriers.hpp"
 #include "ts/core/stage_info.hpp"
 
 namespace attn::dev {
@@ -210,6 +211,84 @@ __device__ inline void store(float const* o, float const* m, float const* l, uin
     }
 }
 
+// O through the group's own rows of its Q stage (the Q block is dead once the tile's last
+// Q K^T retired; the stage goes back only after this store): the fragment, normalised, as
+// bf16 pairs in the 128-byte-swizzled layout TMA brought Q in (chunk c of a QRows-row
+// stage at c * QRows * 128 bytes, the group's rows from `stage`), then
+//   * a block whose 64 rows are all in the sequence: D / 64 TMA stores (64 x 64 boxes of
+//     map_o) by thread 0, which waits until they have read the stage (wait_group.read);
+//   * the last block of a ragged sequence: 16-byte pieces of the rows inside it by every
+//     thread (a TMA store would write past the sequence into the next one's rows, which
+//     map_o cannot tell apart: the packed varlen layout).
+// Ends with __syncwarp so warp 0's release of the Q stage (its leader's arrival) follows
+// thread 0's wait and every lane's reads. LSE by one thread of each quad, as `store`.
+__device__ inline void st_shared_b32(uint32_t addr, uint32_t v) {
+  asm volatile("st.shared.b32 [%0], %1;" ::"r"(addr), "r"(v) : "memory");
+}
+__device__ inline uint4 ld_shared_v4(uint32_t addr) {
+  uint4 v;
+  asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "r"(addr) : "memory");
+  return v;
+}
+
+// Addresses are 32-bit shared ones, one base and eight swizzle offsets per thread with the
+// rest folded into immediates (QRows is a template parameter for that): with generic
+// 64-bit pointers per store ptxas kept dozens of addresses live and spilled.
+template <int D, int QRows>
+__device__ inline void store_staged(float const* o, float const* m, float const* l, unsigned char* stage,
+                                    void const* map_o, uint16_t* out, float* lse, int token0, int q0, int seqlen,
+                                    int head, int hq, int tokens, bool exists, int t, int barrier_id) {
+  constexpr int kChunkBytes = QRows * 128;  // one 64-column chunk of the stage
+  int const warp = t / 32, lane = t % 32;
+  float lt[2], inv[2];
+#pragma unroll
+  for (int r = 0; r < 2; ++r) {
+    lt[r] = l[r] + __shfl_xor_sync(0xffffffffu, l[r], 1);
+    lt[r] += __shfl_xor_sync(0xffffffffu, lt[r], 2);
+    inv[r] = lt[r] > 0 ? 1.0f / lt[r] : 0.0f;
+  }
+  uint32_t const base = ts::cuda::smem_addr(stage);
+  if (exists) {
+    // Row 16 warp + lane / 4 (+ 8): both rows have lane / 4 as row % 8, so the 16-byte
+    // chunk j of either is at (j ^ (lane / 4)) * 16. A warp's 32 four-byte stores of one
+    // n8 block land in 8 rows at 8 different chunks: 32 different banks.
+    uint32_t const row_base = base + (16 * warp + lane / 4) * 128 + 4 * (lane % 4);
+    uint32_t const x = lane / 4;
+#pragma unroll
+    for (int i = 0; i < D / 2; i += 2) {
+      int const r = (i / 2) % 2;
+      int const j = i / 4;  // the n8 block: columns 8 j .. 8 j + 7
+      uint32_t const addr = row_base + ((uint32_t(j % 8) ^ x) << 4) + (j / 8) * kChunkBytes + r * 8 * 128;
+      st_shared_b32(addr, ts::arch::pack_bf16x2(o[i] * inv[r], o[i + 1] * inv[r]));
+    }
+    ts::arch::fence_proxy_async();  // these st.shared -> the TMA engine's reads
+  }
+  ts::arch::named_barrier_sync(barrier_id, 128);
+  if (exists && q0 + 64 <= seqlen) {
+    if (t == 0) {
+#pragma unroll
+      for (int c = 0; c < D / 64; ++c) ts::arch::tensor_store_2d(map_o, stage + c * kChunkBytes, head * D + 64 * c, token0 + q0);
+      ts::arch::bulk_commit();
+      ts::arch::bulk_wait_read<0>();
+    }
+  } else if (exists) {
+    constexpr int kPieces = D / 8;  // 16-byte pieces per row
+    for (int idx = t; idx < 64 * kPieces; idx += 128) {
+      int const row = idx / kPieces, piece = idx % kPieces;
+      if (q0 + row >= seqlen) break;  // idx grows with row
+      uint4 const v = ld_shared_v4(base + (piece / 8) * kChunkBytes + ts::arch::sw128_chunk_offset(row, piece % 8));
+      *reinterpret_cast<uint4*>(out + (size_t(token0 + q0 + row) * hq + head) * D + 8 * piece) = v;
+    }
+  }
+  __syncwarp();
+  if (exists && lane % 4 == 0)
+#pragma unroll
+    for (int r = 0; r < 2; ++r) {
+      int const row = q0 + 16 * warp + lane / 4 + 8 * r;
+      if (row < seqlen) lse[size_t(head) * tokens + token0 + row] = m[r] * 0.69314718055994531f + __logf(lt[r]);
+    }
+}
+
 }  // namespace attn::dev
 
 // ---- the steps the work bodies call (attention_resources.hpp; same names in attention_emu.hpp) ----
@@ -266,13 +345,36 @@ template <class Acc>
 __device__ inline void pv_retire(Acc& a, int) {
   dev::retire<Acc::kD / 2>(a.o);
 }
-// O and LSE straight from the fragment (the Q stage is not used for staging here).
+// O and LSE: through the group's rows of the Q stage and TMA when the runner gave map_o
+// (store_staged); without it straight from the fragment (store; TS_ATTN_STORE=regs in the
+// device runner, kept to measure one against the other).
 template <class Out, class Acc>
-__device__ inline void store(Out const& g, ts::ProducerStage const& si, Acc const& acc, uint64_t) {
+__device__ inline void store(Out const& g, ts::ProducerStage const& si, Acc const& acc, uint64_t q_stage) {
   QBlock b = g.plan.block(si.work_tile);
-  dev::store<Acc::kD>(acc.o, acc.m, acc.l, g.o, g.lse, b.token0, b.q0 + g.plan.row0(g.half), b.seqlen,
-                      g.plan.head(si.work_tile, g.half), g.plan.hq, g.plan.total_tokens,
-                      g.plan.head_exists(si.work_tile, g.half), si.thread.thread_in_task % 128);
+  int const t = si.thread.thread_in_task % 128;
+  int const q0 = b.q0 + g.plan.row0(g.half);
+  int const head = g.plan.head(si.work_tile, g.half);
+  bool const exists = g.plan.head_exists(si.work_tile, g.half);
+  if (g.map_o) {
+    auto* stage = reinterpret_cast<unsigned char*>(uintptr_t(q_stage)) + g.plan.row0(g.half) * 128;
+    int const bar = ts::kFirstBodyBarrier + g.half;
+    // The Q stage's rows: 128 in the shared-K/V shape (shared::kRows), 64 in the pair one.
+    if (g.plan.shared)
+      dev::store_staged<Acc::kD, 128>(acc.o, acc.m, acc.l, stage, g.map_o, g.o, g.lse, b.token0, q0, b.seqlen, head,
+                                      g.plan.hq, g.plan.total_tokens, exists, t, bar);
+    else
+      dev::store_staged<Acc::kD, Dims<Acc::kD>::kBlockM>(acc.o, acc.m, acc.l, stage, g.map_o, g.o, g.lse, b.token0,
+                                                         q0, b.seqlen, head, g.plan.hq, g.plan.total_tokens, exists,
+                                                         t, bar);
+  } else {
+    dev::store<Acc::kD>(acc.o, acc.m, acc.l, g.o, g.lse, b.token0, q0, b.seqlen, head, g.plan.hq, g.plan.total_tokens,
+                        exists, t);
+  }
+}
+// Before the CTA exits: thread 0's TMA stores of O complete (as gemm's drain_fragment_stores).
+template <class Out>
+__device__ inline void drain(Out const&, int t) {
+  if (t == 0) ts::arch::bulk_wait<0>();
 }
 
 }  // namespace attn::step

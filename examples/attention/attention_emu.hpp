@@ -177,4 +177,8 @@ inline void store(Out const& g, ts::ProducerStage const& si, Acc const& acc, uin
     }
 }
 
+// The emulator's stores are done when store() returns.
+template <class Out>
+inline void drain(Out const&, int) {}
+
 }  // namespace attn::step

@@ -19,6 +19,7 @@ struct Problem {
   void const* map_q = nullptr;  // Q as [tokens][hq * D], 64 x D boxes
   void const* map_k = nullptr;  // K as [tokens][hkv * D], kBlockN x D boxes
   void const* map_v = nullptr;  // V likewise
+  void const* map_o = nullptr;  // device: O as [tokens][hq * D], 64 x 64 boxes (null: O from registers)
   uint16_t* o = nullptr;
   float* lse = nullptr;
   int pairs() const { return plan.num_blocks * plan.head_pairs; }
@@ -73,6 +74,7 @@ inline auto build_attention(Problem const& p, ts::Options o, S const& sched = {}
     g.half = half;
     g.o = p.o;
     g.lse = p.lse;
+    g.map_o = p.map_o;
     return g;
   };
   auto acc = [&](int half) {

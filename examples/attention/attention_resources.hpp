@@ -148,20 +148,25 @@ struct OutAcc : ts::MemoryResource {
   TS_HD OutAcc const* result(ts::ConsumerStage const&) const { return this; }
 };
 
-// One warp group's O and LSE in global memory (half H of every pair). On the emulator O
-// is staged as bf16 in the group's own Q stage (the Q block is dead once the last Q K^T
-// retired and the stage is released only after the store) and copied out from there; on
-// the device it is stored as bf16 pairs straight from the fragment (a TMA-store epilogue
-// through the Q stage is not written yet).
+// One warp group's O and LSE in global memory (half H of every pair). O is staged as bf16
+// in the group's own rows of its Q stage (the Q block is dead once the last Q K^T retired
+// and the stage is released only after the store) and copied out from there: on the
+// device by TMA stores through map_o (the last block of a ragged sequence by 16-byte
+// stores: attention_device.cuh, store_staged), on the emulator element by element.
+// Without map_o the device stores O straight from the fragment (the device runner's
+// TS_ATTN_STORE=regs, kept to measure the two against each other).
 template <int D>
 struct GmemO : ts::MemoryResource {
   Plan plan;
   int half = 0;
-  uint16_t* o = nullptr;  // [tokens][hq][D] bf16 bits
-  float* lse = nullptr;   // [hq][tokens]
+  uint16_t* o = nullptr;        // [tokens][hq][D] bf16 bits
+  float* lse = nullptr;         // [hq][tokens]
+  void const* map_o = nullptr;  // CUtensorMap* of O as [tokens][hq * D] in 64 x 64 boxes, 128-byte swizzle
   TS_HD void store(ts::ProducerStage const& si, OutAcc<D> const* acc, uint64_t q_stage) const {
     step::store(*this, si, *acc, q_stage);
   }
+  // Auxiliary, after the tile loop: the last TMA stores complete before the CTA exits.
+  TS_HD void drain(ts::AuxStage const& si) const { step::drain(*this, si.thread.thread_in_task % 128); }
 };
 
 // The order of the two groups' Q K^T issues: synchronisation only, no data (a one-stage

@@ -119,6 +119,7 @@ struct ConsumerSchedule {
       if constexpr (G == 1 && V == Variant::kQTurnAfterWait) q.skip(1);
       ts::queue_epilogue(wq);
     });
+    ts::work<&GmemO<D>::drain>(out);
   }
 };
 

@@ -110,7 +110,7 @@ TS_HD void tile_epilogue(W& wq) {
 // What both consumer schedules do per tile: wait for the tile's Q stage and start the
 // accumulator; per K/V block take the order's turn (kOrder), wait for a K stage and issue
 // Q K^T, then `block()` finishes the iteration; `after()` follows the K/V loop; O is
-// stored from the Q stage, which then goes back.
+// stored from the Q stage, which then goes back; after the last tile the O stores drain.
 template <int D, int G, bool kOrder, Variant V, class S, class Ord, class Qr, class Kr, class Sc, class Acc, class Out,
           class W, class Block, class After>
 TS_HD void each_tile(S& s, Ord& order, Qr& q, Kr& k, Sc& sc, Acc& acc, Out& out, W& wq, Block const& block,
@@ -131,6 +131,7 @@ TS_HD void each_tile(S& s, Ord& order, Qr& q, Kr& k, Sc& sc, Acc& acc, Out& out,
     q.release();
     tile_epilogue<G, V>(wq);
   });
+  ts::work<&GmemO<D>::drain>(out);
 }
 
 template <int D, int G, Variant V = Variant::kCorrect>
@@ -216,6 +217,7 @@ struct OverlapSchedule {
       q.release();
       ts::queue_epilogue(wq);
     });
+    ts::work<&GmemO<D>::drain>(out);
   }
 };
 
