@@ -39,9 +39,14 @@ fi
 if [ "$stage" = all ] || [ "$stage" = san ]; then
   for tool in racecheck synccheck; do
     for mode in ${MODES_SAN:-0 1 2 9 10}; do  # pair (0, 8): 512 pairs; the others: 1024 tiles
-      if [ $((mode & 7)) = 0 ]; then a="64 2 2 1 run many 512 64"; else a="64 4 2 1 run many 256 128"; fi
-      TS_ATTN_SHARED=$mode timeout 120 compute-sanitizer --tool $tool ./ts_attention_check $a > $OUT/san_${mode}_$tool.log 2>&1
-      echo "mode $mode $tool rc=$? $(grep -E '(RACECHECK|ERROR) SUMMARY' $OUT/san_${mode}_$tool.log | tail -1)"
+      # Full blocks (O leaves by TMA), then ragged ones (group 1's rows, or the pair's
+      # block, end inside the sequence: O's 16-byte store path; attention_device.cuh).
+      for len in full ragged; do
+        if [ $((mode & 7)) = 0 ]; then a="64 2 2 1 run many 512 $([ $len = full ] && echo 64 || echo 40)"
+        else a="64 4 2 1 run many 256 $([ $len = full ] && echo 128 || echo 100)"; fi
+        TS_ATTN_SHARED=$mode timeout 120 compute-sanitizer --tool $tool ./ts_attention_check $a > $OUT/san_${mode}_${len}_$tool.log 2>&1
+        echo "mode $mode $len $tool rc=$? $(grep -E '(RACECHECK|ERROR) SUMMARY' $OUT/san_${mode}_${len}_$tool.log | tail -1)"
+      done
     done
   done
 fi
