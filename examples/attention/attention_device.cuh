@@ -178,6 +178,29 @@ __device__ inline void pv_issue(float* o, uint32_t const* pa, uint64_t v_addr) {
   ts::sm90::wgmma_commit();
 }
 
+// The thread's two row sums over its quad (each thread kept a partial) and their
+// reciprocals (0 for a row that saw no key).
+__device__ inline void quad_row_sums(float const* l, float* lt, float* inv) {
+#pragma unroll
+  for (int r = 0; r < 2; ++r) {
+    lt[r] = l[r] + __shfl_xor_sync(0xffffffffu, l[r], 1);
+    lt[r] += __shfl_xor_sync(0xffffffffu, lt[r], 2);
+    inv[r] = lt[r] > 0 ? 1.0f / lt[r] : 0.0f;
+  }
+}
+
+// LSE (natural log; m is log2-scaled) of the thread's rows row0 and row0 + 8, by one
+// thread of each quad; rows past the sequence are not stored.
+__device__ inline void store_lse(float const* m, float const* lt, float* lse, int row0, int seqlen, int head,
+                                 int tokens, int token0, int lane) {
+  if (lane % 4 != 0) return;
+#pragma unroll
+  for (int r = 0; r < 2; ++r) {
+    int const row = row0 + 8 * r;
+    if (row < seqlen) lse[size_t(head) * tokens + token0 + row] = m[r] * 0.69314718055994531f + __logf(lt[r]);
+  }
+}
+
 // O normalised and stored as bf16 pairs straight from the fragment; LSE by one thread of
 // each quad. Rows past the sequence are not stored.
 template <int D>
@@ -185,12 +208,7 @@ __device__ inline void store(float const* o, float const* m, float const* l, uin
                              int q0, int seqlen, int head, int hq, int tokens, bool exists, int t) {
   int const lane = t % 32;
   float lt[2], inv[2];
-#pragma unroll
-  for (int r = 0; r < 2; ++r) {
-    lt[r] = l[r] + __shfl_xor_sync(0xffffffffu, l[r], 1);
-    lt[r] += __shfl_xor_sync(0xffffffffu, lt[r], 2);
-    inv[r] = lt[r] > 0 ? 1.0f / lt[r] : 0.0f;
-  }
+  quad_row_sums(l, lt, inv);
   if (!exists) return;
   int const row0 = q0 + 16 * (t / 32) + lane / 4;
   auto* dst = reinterpret_cast<__nv_bfloat16*>(out);
@@ -203,12 +221,17 @@ __device__ inline void store(float const* o, float const* m, float const* l, uin
       *reinterpret_cast<__nv_bfloat162*>(dst + (size_t(token0 + row) * hq + head) * D + col) =
           __floats2bfloat162_rn(o[i] * inv[r], o[i + 1] * inv[r]);
   }
-  if (lane % 4 == 0)
-#pragma unroll
-    for (int r = 0; r < 2; ++r) {
-      int const row = row0 + 8 * r;
-      if (row < seqlen) lse[size_t(head) * tokens + token0 + row] = m[r] * 0.69314718055994531f + __logf(lt[r]);
-    }
+  store_lse(m, lt, lse, row0, seqlen, head, tokens, token0, lane);
+}
+
+// 32-bit shared-address accesses (the staged O store's).
+__device__ inline void st_shared_b32(uint32_t addr, uint32_t v) {
+  asm volatile("st.shared.b32 [%0], %1;" ::"r"(addr), "r"(v) : "memory");
+}
+__device__ inline uint4 ld_shared_v4(uint32_t addr) {
+  uint4 v;
+  asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "r"(addr) : "memory");
+  return v;
 }
 
 // O through the group's own rows of its Q stage (the Q block is dead once the tile's last
@@ -222,15 +245,6 @@ __device__ inline void store(float const* o, float const* m, float const* l, uin
 //     map_o cannot tell apart: the packed varlen layout).
 // Ends with __syncwarp so warp 0's release of the Q stage (its leader's arrival) follows
 // thread 0's wait and every lane's reads. LSE by one thread of each quad, as `store`.
-__device__ inline void st_shared_b32(uint32_t addr, uint32_t v) {
-  asm volatile("st.shared.b32 [%0], %1;" ::"r"(addr), "r"(v) : "memory");
-}
-__device__ inline uint4 ld_shared_v4(uint32_t addr) {
-  uint4 v;
-  asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "r"(addr) : "memory");
-  return v;
-}
-
 // Addresses are 32-bit shared ones, one base and eight swizzle offsets per thread with the
 // rest folded into immediates (QRows is a template parameter for that): with generic
 // 64-bit pointers per store ptxas kept dozens of addresses live and spilled.
@@ -241,12 +255,7 @@ __device__ inline void store_staged(float const* o, float const* m, float const*
   constexpr int kChunkBytes = QRows * 128;  // one 64-column chunk of the stage
   int const warp = t / 32, lane = t % 32;
   float lt[2], inv[2];
-#pragma unroll
-  for (int r = 0; r < 2; ++r) {
-    lt[r] = l[r] + __shfl_xor_sync(0xffffffffu, l[r], 1);
-    lt[r] += __shfl_xor_sync(0xffffffffu, lt[r], 2);
-    inv[r] = lt[r] > 0 ? 1.0f / lt[r] : 0.0f;
-  }
+  quad_row_sums(l, lt, inv);
   uint32_t const base = ts::cuda::smem_addr(stage);
   if (exists) {
     // Row 16 warp + lane / 4 (+ 8): both rows have lane / 4 as row % 8, so the 16-byte
@@ -281,12 +290,7 @@ __device__ inline void store_staged(float const* o, float const* m, float const*
     }
   }
   __syncwarp();
-  if (exists && lane % 4 == 0)
-#pragma unroll
-    for (int r = 0; r < 2; ++r) {
-      int const row = q0 + 16 * warp + lane / 4 + 8 * r;
-      if (row < seqlen) lse[size_t(head) * tokens + token0 + row] = m[r] * 0.69314718055994531f + __logf(lt[r]);
-    }
+  if (exists) store_lse(m, lt, lse, q0 + 16 * warp + lane / 4, seqlen, head, tokens, token0, lane);
 }
 
 }  // namespace attn::dev
