@@ -145,9 +145,10 @@ std::unique_ptr<Runner> prepare_d(attn::Shape const& s, void const* q, void cons
   p.map_k = r->maps + 1;
   p.map_v = r->maps + 2;
   // The pair schedule keeps the register store: under racecheck its O store through the Q
-  // stage drew 2 unexplained hazard reports on ragged sequences (512 sequences of 40
-  // tokens, stop 30; clean on full ones and in every shared-K/V mode), so it stays on the
-  // path racecheck passed until that is understood (docs/attention.md).
+  // stage drew 2 hazard reports on ragged sequences (512 sequences of 40 tokens, stop 30;
+  // clean on full ones and in every shared-K/V mode), a group's reads of one tile against
+  // its writes of the next on the same Q stage, ordered only through the ring's barriers.
+  // It stays on the path racecheck passed until that is settled (docs/attention.md).
   p.map_o = Shared && o_through_tma() ? r->maps + 3 : nullptr;
   p.o = static_cast<uint16_t*>(o);
   p.lse = lse;
