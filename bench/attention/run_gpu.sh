@@ -41,10 +41,10 @@ if [ "$stage" = all ] || [ "$stage" = san ]; then
     for mode in ${MODES_SAN:-0 1 2 9 10}; do  # pair (0, 8): 512 pairs; the others: 1024 tiles
       # Full blocks (O leaves by TMA), then ragged ones (group 1's rows, or the pair's
       # block, end inside the sequence: O's 16-byte store path; attention_device.cuh).
+      if [ $((mode & 7)) = 0 ]; then a="64 2 2 1 run many 512"; full=64; ragged=40
+      else a="64 4 2 1 run many 256"; full=128; ragged=100; fi
       for len in full ragged; do
-        if [ $((mode & 7)) = 0 ]; then a="64 2 2 1 run many 512 $([ $len = full ] && echo 64 || echo 40)"
-        else a="64 4 2 1 run many 256 $([ $len = full ] && echo 128 || echo 100)"; fi
-        TS_ATTN_SHARED=$mode timeout 120 compute-sanitizer --tool $tool ./ts_attention_check $a > $OUT/san_${mode}_${len}_$tool.log 2>&1
+        TS_ATTN_SHARED=$mode timeout 120 compute-sanitizer --tool $tool ./ts_attention_check $a ${!len} > $OUT/san_${mode}_${len}_$tool.log 2>&1
         echo "mode $mode $len $tool rc=$? $(grep -E '(RACECHECK|ERROR) SUMMARY' $OUT/san_${mode}_${len}_$tool.log | tail -1)"
       done
     done

@@ -224,16 +224,6 @@ __device__ inline void store(float const* o, float const* m, float const* l, uin
   store_lse(m, lt, lse, row0, seqlen, head, tokens, token0, lane);
 }
 
-// 32-bit shared-address accesses (the staged O store's).
-__device__ inline void st_shared_b32(uint32_t addr, uint32_t v) {
-  asm volatile("st.shared.b32 [%0], %1;" ::"r"(addr), "r"(v) : "memory");
-}
-__device__ inline uint4 ld_shared_v4(uint32_t addr) {
-  uint4 v;
-  asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "r"(addr) : "memory");
-  return v;
-}
-
 // O through the group's own rows of its Q stage (the Q block is dead once the tile's last
 // Q K^T retired; the stage goes back only after this store): the fragment, normalised, as
 // bf16 pairs in the 128-byte-swizzled layout TMA brought Q in (chunk c of a QRows-row
@@ -268,7 +258,7 @@ __device__ inline void store_staged(float const* o, float const* m, float const*
       int const r = (i / 2) % 2;
       int const j = i / 4;  // the n8 block: columns 8 j .. 8 j + 7
       uint32_t const addr = row_base + ((uint32_t(j % 8) ^ x) << 4) + (j / 8) * kChunkBytes + r * 8 * 128;
-      st_shared_b32(addr, ts::arch::pack_bf16x2(o[i] * inv[r], o[i + 1] * inv[r]));
+      ts::cuda::st_shared_b32(addr, ts::arch::pack_bf16x2(o[i] * inv[r], o[i + 1] * inv[r]));
     }
     ts::arch::fence_proxy_async();  // these st.shared -> the TMA engine's reads
   }
@@ -285,7 +275,7 @@ __device__ inline void store_staged(float const* o, float const* m, float const*
     for (int idx = t; idx < 64 * kPieces; idx += 128) {
       int const row = idx / kPieces, piece = idx % kPieces;
       if (q0 + row >= seqlen) break;  // idx grows with row
-      uint4 const v = ld_shared_v4(base + (piece / 8) * kChunkBytes + ts::arch::sw128_chunk_offset(row, piece % 8));
+      uint4 const v = ts::cuda::ld_shared_v4(base + (piece / 8) * kChunkBytes + ts::arch::sw128_chunk_offset(row, piece % 8));
       *reinterpret_cast<uint4*>(out + (size_t(token0 + q0 + row) * hq + head) * D + 8 * piece) = v;
     }
   }
