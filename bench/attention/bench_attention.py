@@ -30,8 +30,7 @@ of the list; BENCH_ORDERS, a comma-separated list of causal tile orders (TS_ATTN
 bench/attention/ts_attention.cuh: blocks, lpt, sec<MB>), runs each shape once per order with
 TS_ATTN_ORDER set while its plan is made, its lines named attention<mode tag>@<order>;
 BENCH_STORES likewise, a list of O store paths (TS_ATTN_STORE values: tma, regs), lines
-named attention<mode tag>@<store> (after @<order> when both are given); the shared-K/V modes
-only: the pair schedule (modes 0, 8) always stores O from registers.
+named attention<mode tag>@<store> (after @<order> when both are given).
 """
 import ctypes
 import math

@@ -37,15 +37,20 @@ if [ "$stage" = all ] || [ "$stage" = bench ]; then
   timeout ${BENCH_TIMEOUT:-560} python3 bench_attention.py ./libts_attention.so ${BENCH_SIZE:-full} ${MODES_BENCH:-10,2,9,1} 2>&1 | tee $OUT/bench.log
 fi
 if [ "$stage" = all ] || [ "$stage" = san ]; then
+  # SAN_DIMS: the head dims to run (default 64; at 256 the shared-K/V shape has one Q stage,
+  # so, as in the pair shape, a group stores O into the stage it reads next tile).
   for tool in racecheck synccheck; do
     for mode in ${MODES_SAN:-0 1 2 9 10}; do  # pair (0, 8): 512 pairs; the others: 1024 tiles
-      # Full blocks (O leaves by TMA), then ragged ones (group 1's rows, or the pair's
-      # block, end inside the sequence: O's 16-byte store path; attention_device.cuh).
-      if [ $((mode & 7)) = 0 ]; then a="64 2 2 1 run many 512"; full=64; ragged=40
-      else a="64 4 2 1 run many 256"; full=128; ragged=100; fi
-      for len in full ragged; do
-        TS_ATTN_SHARED=$mode timeout 120 compute-sanitizer --tool $tool ./ts_attention_check $a ${!len} > $OUT/san_${mode}_${len}_$tool.log 2>&1
-        echo "mode $mode $len $tool rc=$? $(grep -E '(RACECHECK|ERROR) SUMMARY' $OUT/san_${mode}_${len}_$tool.log | tail -1)"
+      for d in ${SAN_DIMS:-64}; do
+        # Full blocks (O leaves by TMA), then ragged ones (group 1's rows, or the pair's
+        # block, end inside the sequence: O's 16-byte store path; attention_device.cuh).
+        if [ $((mode & 7)) = 0 ]; then a="$d 2 2 1 run many 512"; full=64; ragged=40
+        else a="$d 4 2 1 run many 256"; full=128; ragged=100; fi
+        for len in full ragged; do
+          log=$OUT/san_${mode}_d${d}_${len}_$tool.log
+          TS_ATTN_SHARED=$mode timeout 180 compute-sanitizer --tool $tool ./ts_attention_check $a ${!len} > $log 2>&1
+          echo "mode $mode d $d $len $tool rc=$? $(grep -E '(RACECHECK|ERROR) SUMMARY' $log | tail -1)"
+        done
       done
     done
   done

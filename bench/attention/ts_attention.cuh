@@ -91,11 +91,9 @@ inline long long order_section_bytes(bool& table) {
   throw std::invalid_argument("TS_ATTN_ORDER must be blocks, lpt or sec<MB>, got " + v);
 }
 
-// How O leaves the shared-K/V kernels (modes 1, 2, 9, 10): through the Q stage and TMA
-// stores (the default), or, with TS_ATTN_STORE=regs in the environment, straight from the
-// registers (the path before stop 30, kept to measure the two side by side;
-// attention_device.cuh, attn::step::store). The pair schedule always stores from registers
-// (prepare_d).
+// How O leaves every kernel: through the Q stage and TMA stores (the default), or, with
+// TS_ATTN_STORE=regs in the environment, straight from the registers (the path before
+// stop 30, kept to measure the two side by side; attention_device.cuh, attn::step::store).
 inline bool o_through_tma() {
   char const* e = std::getenv("TS_ATTN_STORE");
   if (!e || !*e) return true;
@@ -144,12 +142,8 @@ std::unique_ptr<Runner> prepare_d(attn::Shape const& s, void const* q, void cons
   p.map_q = r->maps;
   p.map_k = r->maps + 1;
   p.map_v = r->maps + 2;
-  // The pair schedule keeps the register store: under racecheck its O store through the Q
-  // stage drew 2 hazard reports on ragged sequences (512 sequences of 40 tokens, stop 30;
-  // clean on full ones and in every shared-K/V mode), a group's reads of one tile against
-  // its writes of the next on the same Q stage, ordered only through the ring's barriers.
-  // It stays on the path racecheck passed until that is settled (docs/attention.md).
-  p.map_o = Shared && o_through_tma() ? r->maps + 3 : nullptr;
+  // Every schedule stages O in its Q stage and stores it by TMA unless TS_ATTN_STORE=regs.
+  p.map_o = o_through_tma() ? r->maps + 3 : nullptr;
   p.o = static_cast<uint16_t*>(o);
   p.lse = lse;
   r->pairs = Shared ? p.plan.num_blocks * s.hq : p.pairs();  // work tiles

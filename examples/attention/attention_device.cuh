@@ -235,9 +235,11 @@ __device__ inline void store(float const* o, float const* m, float const* l, uin
 //     map_o cannot tell apart: the packed varlen layout).
 // Ends with __syncwarp so warp 0's release of the Q stage (its leader's arrival) follows
 // thread 0's wait and every lane's reads. LSE by one thread of each quad, as `store`.
-// Addresses are 32-bit shared ones, one base and eight swizzle offsets per thread with the
-// rest folded into immediates (QRows is a template parameter for that): with generic
-// 64-bit pointers per store ptxas kept dozens of addresses live and spilled.
+// The fragment goes in by stmatrix, four 8 x 8 matrices a warp per instruction (a quarter
+// of the per-pair st.shared stores of stop 30). Addresses are 32-bit shared ones, one base
+// and a per-lane swizzle term with the rest folded into immediates (QRows is a template
+// parameter for that): with generic 64-bit pointers ptxas kept dozens of addresses live
+// and spilled.
 template <int D, int QRows>
 __device__ inline void store_staged(float const* o, float const* m, float const* l, unsigned char* stage,
                                     void const* map_o, uint16_t* out, float* lse, int token0, int q0, int seqlen,
@@ -248,19 +250,21 @@ __device__ inline void store_staged(float const* o, float const* m, float const*
   quad_row_sums(l, lt, inv);
   uint32_t const base = ts::cuda::smem_addr(stage);
   if (exists) {
-    // Row 16 warp + lane / 4 (+ 8): both rows have lane / 4 as row % 8, so the 16-byte
-    // chunk j of either is at (j ^ (lane / 4)) * 16. A warp's 32 four-byte stores of one
-    // n8 block land in 8 rows at 8 different chunks: 32 different banks.
-    uint32_t const row_base = base + (16 * warp + lane / 4) * 128 + 4 * (lane % 4);
-    uint32_t const x = lane / 4;
+    // Two n8 column blocks per stmatrix (four 8 x 8 matrices: rows 16 warp .. + 7 and
+    // + 8 .. + 15 of blocks j and j + 1); lane l addresses row l % 8 of matrix l / 8, whose
+    // 16-byte chunk (j % 8 + l / 16) sits at ((j % 8) ^ y) with y = l / 16 ^ l % 8 (j even).
+    // A warp's 8 rows of one matrix land at 8 different chunks: no bank conflict.
+    uint32_t const lane_base = base + (16 * warp + 8 * ((lane / 8) % 2) + lane % 8) * 128;
+    uint32_t const y = uint32_t(lane / 16) ^ uint32_t(lane % 8);
 #pragma unroll
-    for (int i = 0; i < D / 2; i += 2) {
-      int const r = (i / 2) % 2;
-      int const j = i / 4;  // the n8 block: columns 8 j .. 8 j + 7
-      uint32_t const addr = row_base + ((uint32_t(j % 8) ^ x) << 4) + (j / 8) * kChunkBytes + r * 8 * 128;
-      ts::cuda::st_shared_b32(addr, ts::arch::pack_bf16x2(o[i] * inv[r], o[i + 1] * inv[r]));
+    for (int j = 0; j < D / 8; j += 2) {
+      uint32_t const addr = lane_base + (j / 8) * kChunkBytes + ((uint32_t(j % 8) ^ y) << 4);
+      ts::cuda::stmatrix_x4(addr, ts::arch::pack_bf16x2(o[4 * j] * inv[0], o[4 * j + 1] * inv[0]),
+                            ts::arch::pack_bf16x2(o[4 * j + 2] * inv[1], o[4 * j + 3] * inv[1]),
+                            ts::arch::pack_bf16x2(o[4 * j + 4] * inv[0], o[4 * j + 5] * inv[0]),
+                            ts::arch::pack_bf16x2(o[4 * j + 6] * inv[1], o[4 * j + 7] * inv[1]));
     }
-    ts::arch::fence_proxy_async();  // these st.shared -> the TMA engine's reads
+    ts::arch::fence_proxy_async();  // these stmatrix -> the TMA engine's reads
   }
   ts::arch::named_barrier_sync(barrier_id, 128);
   if (exists && q0 + 64 <= seqlen) {
@@ -278,6 +282,12 @@ __device__ inline void store_staged(float const* o, float const* m, float const*
       uint4 const v = ts::cuda::ld_shared_v4(base + (piece / 8) * kChunkBytes + ts::arch::sw128_chunk_offset(row, piece % 8));
       *reinterpret_cast<uint4*>(out + (size_t(token0 + q0 + row) * hq + head) * D + 8 * piece) = v;
     }
+    // Every thread's reads of the stage before any thread's next write to it. The Q ring's
+    // barriers order them too (the reads, __syncwarp, the warp leader's release, the next
+    // load, the next full-barrier wait), but where a group takes the same stage every tile
+    // (the pair shape; one Q stage at D = 256) racecheck does not follow a release made by
+    // one lane for its warp and reported the pair (stop 30); a group barrier is one it sees.
+    ts::arch::named_barrier_sync(barrier_id, 128);
   }
   __syncwarp();
   if (exists) store_lse(m, lt, lse, q0 + 16 * warp + lane / 4, seqlen, head, tokens, token0, lane);

@@ -132,6 +132,16 @@ inline uint32_t pack_bf16x2(float lo, float hi) { return uint32_t(float_to_bf16(
 // host keeps boxes unswizzled (the swizzle is a device layout detail, invisible to the
 // arithmetic and undone by no host copy).
 inline int sw128_chunk_offset(int row, int chunk) { return row * 128 + (chunk << 4); }
+// A warp's four 8 x 8 bf16 matrices into a 128-byte-swizzled box: matrix i covers rows
+// row0 + 8 (i % 2) .. + 7 (row0 a multiple of 8) in 16-byte chunk chunk0 + i / 2; lane l
+// holds its row l / 4, columns 2 (l % 4) .. + 1 of matrix i as bf16x2 v[i] (the wgmma
+// accumulator layout). The device stores them with one stmatrix; here each lane its own.
+inline void store_matrices_x4_sw128(unsigned char* box, int row0, int chunk0, uint32_t const* v, int lane) {
+  for (int i = 0; i < 4; ++i) {
+    int const row = row0 + 8 * (i % 2) + lane / 4;
+    smem_store(reinterpret_cast<uint32_t*>(box + sw128_chunk_offset(row, chunk0 + i / 2) + 4 * (lane % 4)), v[i]);
+  }
+}
 
 }  // namespace ts::arch
 #else
@@ -187,6 +197,13 @@ __device__ inline uint32_t pack_bf16x2(float lo, float hi) {
 }
 // 128-byte swizzle: the 16-byte chunk index is XORed with the row within 8.
 __device__ inline int sw128_chunk_offset(int row, int chunk) { return row * 128 + ((chunk ^ (row & 7)) << 4); }
+// The host version's four matrices with one stmatrix: lane l addresses row l % 8 of matrix
+// l / 8 (box: 1024-byte aligned shared memory).
+__device__ inline void store_matrices_x4_sw128(unsigned char* box, int row0, int chunk0, uint32_t const* v, int lane) {
+  int const m = lane / 8;
+  uint32_t const addr = ts::cuda::smem_addr(box) + sw128_chunk_offset(row0 + 8 * (m % 2) + lane % 8, chunk0 + m / 2);
+  ts::cuda::stmatrix_x4(addr, v[0], v[1], v[2], v[3]);
+}
 // UMMA / tensor memory do not exist on sm_90: emulated on the CPU backend only.
 }  // namespace ts::arch
 #endif
