@@ -23,7 +23,7 @@
 namespace {
 using namespace prop;
 
-// Three tasks at most and three rings keep each property within ctest's 300 s.
+// Three tasks at most and three rings keep each property within 300 s (ctest allows 900).
 Recipe with_aliased_mma(Recipe r) {
   r.tasks = std::min(r.tasks, 3);
   if (r.pipes.empty()) r.pipes.push_back({});

@@ -21,8 +21,9 @@
 namespace {
 using namespace prop;
 
-// Three tasks, at most two rings (the second not split) keep each property within
-// ctest's 300 s on two shared cores (measured alone: reduction 99 s; 292 s before the second ring lost its split).
+// Three tasks, at most two rings (the second not split) keep each property within 300 s
+// on two shared cores (ctest allows 900; measured alone: reduction 99 s; 292 s before the
+// second ring lost its split).
 Recipe with_turns(Recipe r) {
   r.tasks = 3;
   if (r.pipes.size() > 1 && r.pipes[1].split != Split::None) r.pipes.resize(1);  // one split shape at a time
