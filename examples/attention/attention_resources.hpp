@@ -153,8 +153,8 @@ struct OutAcc : ts::MemoryResource {
 // and the stage is released only after the store) and copied out from there: on the
 // device by TMA stores through map_o (the last block of a ragged sequence by 16-byte
 // stores: attention_device.cuh, store_staged), on the emulator element by element.
-// Without map_o the device stores O straight from the fragment (the device runner gives
-// no map_o to the pair schedule, nor under TS_ATTN_STORE=regs: bench/attention/ts_attention.cuh).
+// Without map_o the device stores O straight from the fragment (the device runner's
+// TS_ATTN_STORE=regs, kept to measure the two against each other).
 template <int D>
 struct GmemO : ts::MemoryResource {
   Plan plan;

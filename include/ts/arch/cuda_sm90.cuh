@@ -18,15 +18,12 @@
 namespace ts::cuda {
 
 __device__ inline uint32_t smem_addr(void const* p) { return static_cast<uint32_t>(__cvta_generic_to_shared(p)); }
-// Accesses through a 32-bit shared address: with offsets folded into one base, ptxas keeps
-// one register per address where generic 64-bit pointers cost two and a conversion.
-__device__ inline void st_shared_b32(uint32_t addr, uint32_t v) {
-  asm volatile("st.shared.b32 [%0], %1;" ::"r"(addr), "r"(v) : "memory");
-}
+// Accesses through a 32-bit shared address (with offsets folded into one base, ptxas keeps
+// one register per address where generic 64-bit pointers cost two and a conversion).
 // stmatrix .x4: the warp stores four 8 x 8 b16 matrices; lane l gives the address of row
 // l % 8 of matrix l / 8, and its v_i is its row l / 4, columns 2 (l % 4) .. + 1 of matrix i
 // (the mma / wgmma accumulator layout). One instruction for a warp's 512 bytes where
-// st.shared.b32 takes four.
+// 32-bit stores take four.
 __device__ inline void stmatrix_x4(uint32_t addr, uint32_t v0, uint32_t v1, uint32_t v2, uint32_t v3) {
   asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};" ::"r"(addr), "r"(v0), "r"(v1),
                "r"(v2), "r"(v3)
