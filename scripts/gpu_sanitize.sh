@@ -60,8 +60,10 @@ for run in $runs; do
     # run is clean when no reported hazard or error names a TS kernel.
     ref=$(grep -E "^========= +(Error|and|Barrier|Invalid)" "$log" | grep -cE "nvjet|cublas|cutlass|sm90_xmma")
     ts=$(grep -E "^========= +(Error|and|Barrier|Invalid)" "$log" | grep -vcE "nvjet|cublas|cutlass|sm90_xmma")
-    ok=$(grep -cE "( OK$|result=PASS)" "$log")
-    bad=$(grep -cE "(MISMATCH|result=FAIL)" "$log")
+    # Result lines: "... OK" / MISMATCH (gemm benches), result=PASS|FAIL (examples),
+    # "check ... PASS|FAIL" (the traced GEMM).
+    ok=$(grep -cE "( OK$|result=PASS|^check .* PASS$)" "$log")
+    bad=$(grep -cE "(MISMATCH|result=FAIL|^check .* FAIL$)" "$log")
     echo "sanitize run=$run tool=$tool rc=$rc secs=$secs checks_ok=$ok checks_bad=$bad ts_reports=$ts reference_reports=$ref summary=\"$summary\" cmd=\"compute-sanitizer --tool $tool $cmd\""
     [ -n "$summary" ] && [ "$rc" = 0 ] && [ "$bad" = 0 ] && [ "$ts" = 0 ] || status=1
   done

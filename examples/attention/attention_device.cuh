@@ -235,11 +235,11 @@ __device__ inline void store(float const* o, float const* m, float const* l, uin
 //     map_o cannot tell apart: the packed varlen layout).
 // Ends with __syncwarp so warp 0's release of the Q stage (its leader's arrival) follows
 // thread 0's wait and every lane's reads. LSE by one thread of each quad, as `store`.
-// The fragment goes in by stmatrix, four 8 x 8 matrices a warp per instruction (a quarter
-// of the per-pair st.shared stores of stop 30). Addresses are 32-bit shared ones, one base
-// and a per-lane swizzle term with the rest folded into immediates (QRows is a template
-// parameter for that): with generic 64-bit pointers ptxas kept dozens of addresses live
-// and spilled.
+// The fragment goes in by stmatrix (ts::arch::store_matrices_x4_sw128, the GEMM epilogue's
+// helper), four 8 x 8 matrices a warp per instruction (a quarter of the per-pair st.shared
+// stores of stop 30). Addresses are 32-bit shared ones, one base with the chunk offsets
+// folded into immediates (QRows is a template parameter for that): with generic 64-bit
+// pointers ptxas kept dozens of addresses live and spilled.
 template <int D, int QRows>
 __device__ inline void store_staged(float const* o, float const* m, float const* l, unsigned char* stage,
                                     void const* map_o, uint16_t* out, float* lse, int token0, int q0, int seqlen,
@@ -250,19 +250,15 @@ __device__ inline void store_staged(float const* o, float const* m, float const*
   quad_row_sums(l, lt, inv);
   uint32_t const base = ts::cuda::smem_addr(stage);
   if (exists) {
-    // Two n8 column blocks per stmatrix (four 8 x 8 matrices: rows 16 warp .. + 7 and
-    // + 8 .. + 15 of blocks j and j + 1); lane l addresses row l % 8 of matrix l / 8, whose
-    // 16-byte chunk (j % 8 + l / 16) sits at ((j % 8) ^ y) with y = l / 16 ^ l % 8 (j even).
-    // A warp's 8 rows of one matrix land at 8 different chunks: no bank conflict.
-    uint32_t const lane_base = base + (16 * warp + 8 * ((lane / 8) % 2) + lane % 8) * 128;
-    uint32_t const y = uint32_t(lane / 16) ^ uint32_t(lane % 8);
+    // Two n8 column blocks per stmatrix: the warp's 16 rows of blocks j and j + 1 are the
+    // four 8 x 8 matrices of 16-byte chunk j % 8 (and + 1) of 64-column chunk j / 8.
 #pragma unroll
     for (int j = 0; j < D / 8; j += 2) {
-      uint32_t const addr = lane_base + (j / 8) * kChunkBytes + ((uint32_t(j % 8) ^ y) << 4);
-      ts::cuda::stmatrix_x4(addr, ts::arch::pack_bf16x2(o[4 * j] * inv[0], o[4 * j + 1] * inv[0]),
-                            ts::arch::pack_bf16x2(o[4 * j + 2] * inv[1], o[4 * j + 3] * inv[1]),
-                            ts::arch::pack_bf16x2(o[4 * j + 4] * inv[0], o[4 * j + 5] * inv[0]),
-                            ts::arch::pack_bf16x2(o[4 * j + 6] * inv[1], o[4 * j + 7] * inv[1]));
+      uint32_t const v[4] = {ts::arch::pack_bf16x2(o[4 * j] * inv[0], o[4 * j + 1] * inv[0]),
+                             ts::arch::pack_bf16x2(o[4 * j + 2] * inv[1], o[4 * j + 3] * inv[1]),
+                             ts::arch::pack_bf16x2(o[4 * j + 4] * inv[0], o[4 * j + 5] * inv[0]),
+                             ts::arch::pack_bf16x2(o[4 * j + 6] * inv[1], o[4 * j + 7] * inv[1])};
+      ts::arch::store_matrices_x4_sw128(base + (j / 8) * kChunkBytes, 16 * warp, j % 8, v, lane);
     }
     ts::arch::fence_proxy_async();  // these stmatrix -> the TMA engine's reads
   }

@@ -198,11 +198,18 @@ __device__ inline uint32_t pack_bf16x2(float lo, float hi) {
 // 128-byte swizzle: the 16-byte chunk index is XORed with the row within 8.
 __device__ inline int sw128_chunk_offset(int row, int chunk) { return row * 128 + ((chunk ^ (row & 7)) << 4); }
 // The host version's four matrices with one stmatrix: lane l addresses row l % 8 of matrix
-// l / 8 (box: 1024-byte aligned shared memory).
-__device__ inline void store_matrices_x4_sw128(unsigned char* box, int row0, int chunk0, uint32_t const* v, int lane) {
+// l / 8. This form takes the box as a 32-bit shared address (1024-byte aligned): a caller
+// storing many fragments into one stage keeps one base register and ptxas folds the rest
+// into immediates (with a generic pointer per store, attention's head-dim-256 epilogue
+// kept dozens of 64-bit addresses live and spilled, stop 30).
+__device__ inline void store_matrices_x4_sw128(uint32_t box, int row0, int chunk0, uint32_t const* v, int lane) {
   int const m = lane / 8;
-  uint32_t const addr = ts::cuda::smem_addr(box) + sw128_chunk_offset(row0 + 8 * (m % 2) + lane % 8, chunk0 + m / 2);
+  uint32_t const addr = box + sw128_chunk_offset(row0 + 8 * (m % 2) + lane % 8, chunk0 + m / 2);
   ts::cuda::stmatrix_x4(addr, v[0], v[1], v[2], v[3]);
+}
+// The host version's signature (the portable GEMM epilogue calls this one).
+__device__ inline void store_matrices_x4_sw128(unsigned char* box, int row0, int chunk0, uint32_t const* v, int lane) {
+  store_matrices_x4_sw128(ts::cuda::smem_addr(box), row0, chunk0, v, lane);
 }
 // UMMA / tensor memory do not exist on sm_90: emulated on the CPU backend only.
 }  // namespace ts::arch
