@@ -18,8 +18,9 @@
 namespace ts::cuda {
 
 __device__ inline uint32_t smem_addr(void const* p) { return static_cast<uint32_t>(__cvta_generic_to_shared(p)); }
-// Accesses through a 32-bit shared address (with offsets folded into one base, ptxas keeps
-// one register per address where generic 64-bit pointers cost two and a conversion).
+// The two accessors below take a 32-bit shared address: with offsets folded into one base,
+// ptxas keeps one register per address where generic 64-bit pointers cost two and a
+// conversion.
 // stmatrix .x4: the warp stores four 8 x 8 b16 matrices; lane l gives the address of row
 // l % 8 of matrix l / 8, and its v_i is its row l / 4, columns 2 (l % 4) .. + 1 of matrix i
 // (the mma / wgmma accumulator layout). One instruction for a warp's 512 bytes where
@@ -29,6 +30,7 @@ __device__ inline void stmatrix_x4(uint32_t addr, uint32_t v0, uint32_t v1, uint
                "r"(v2), "r"(v3)
                : "memory");
 }
+// ld.shared.v4: 16 bytes per thread (attention's ragged O copy reads its stage back).
 __device__ inline uint4 ld_shared_v4(uint32_t addr) {
   uint4 v;
   asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "r"(addr) : "memory");
