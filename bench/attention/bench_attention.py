@@ -24,6 +24,7 @@ Usage: bench_attention.py <path to libts_attention.so> [quick|full|varlen, comma
 (mode 0: the pair schedule, 1: shared-K/V, 2: shared-K/V with intra-warpgroup overlap; + 8:
 the same under the dynamic global-counter scheduler; any other value is passed to the
 library as is and its lines are named attention_m<mode>)
+BENCH_REFS (a comma-separated subset of cudnn,flash) times only those references.
 Two environment variables narrow or widen a run (quick/full): BENCH_SHAPES, a comma-separated
 list of size tags (<B>x<H>x<S>x<D>[c][g<Hkv>], e.g. 16x16x1024x128c), runs those shapes instead
 of the list; BENCH_ORDERS, a comma-separated list of causal tile orders (TS_ATTN_ORDER values,
@@ -194,6 +195,9 @@ def run_shape(lib, B, H, S, D, causal, hkv=None, cu=None, shared=0):
     fns = {"ts": ts_run, "cudnn": sdpa(SDPBackend.CUDNN_ATTENTION)}
     if not enable_gqa:
         fns["flash"] = sdpa(SDPBackend.FLASH_ATTENTION)
+    refs = [r for r in os.environ.get("BENCH_REFS", "").split(",") if r]  # e.g. BENCH_REFS=cudnn: A/B runs
+    if refs:
+        fns = {n: f for n, f in fns.items() if n == "ts" or n in refs}
     with Clock() as clk:
         t = timed(fns)
     tf = {n: flops / (ms * 1e-3) / 1e12 for n, ms in t.items()}
