@@ -1,7 +1,7 @@
 // Host emulation of the tensor-core MMAs the GEMM examples issue (DESIGN layer 8):
-// Hopper's warpgroup wgmma with register accumulators and Blackwell's UMMA (tcgen05.mma)
-// into tensor memory, both on bf16 operands held K-major in SMEM. Host only: on the
-// device the work bodies issue the real instructions (ts/arch/sm90_wgmma.cuh).
+// Hopper's warpgroup wgmma with register accumulators (operands K-major or MN-major in
+// SMEM) and Blackwell's UMMA (tcgen05.mma) into tensor memory (K-major operands). Host
+// only: on the device the work bodies issue the real instructions (ts/arch/sm90_wgmma.cuh).
 //
 // Host SMEM holds operand tiles unswizzled (row r of a box at r * box_width elements):
 // the 128-byte swizzle of the device tiles is a device-only layout detail of the TMA
@@ -30,22 +30,39 @@ namespace ts::arch::emu {
 // Stops the emulated run with an EmulationError naming the calling thread and step.
 [[noreturn]] void fail(char const* what);
 
+// One wgmma operand in host SMEM: element (row, k) of an A (row = M) or B (row = N) slice.
+//   K-major:  row r at r * ld elements, its K elements contiguous;
+//   MN-major: blocks of kMnBlockRows rows `block` elements apart; inside a block, K row k
+//             at k * kMnBlockRows elements holds the block's rows contiguously (the
+//             unswizzled 64 x K TMA box).
+struct Operand {
+  static constexpr int kMnBlockRows = 64;  // one 128-byte swizzle row of bf16
+  uint16_t const* base;
+  int stride;  // K-major: the row stride; MN-major: the distance between row blocks (elements)
+  bool is_mn_major;
+
+  static Operand k_major(uint16_t const* base, int row_stride) { return {base, row_stride, false}; }
+  static Operand mn_major(uint16_t const* base, int block_stride) { return {base, block_stride, true}; }
+  uint16_t const* at(int row, int k) const {
+    if (!is_mn_major) return base + size_t(row) * stride + k;
+    return base + size_t(row / kMnBlockRows) * stride + size_t(k) * kMnBlockRows + row % kMnBlockRows;
+  }
+};
+
 // wgmma.mma_async m64n256k16 (bf16 x bf16 -> f32) for thread `thread_in_wg` of its
 // warpgroup: its 128 accumulators `acc` (fragment layout above) become
-// (accumulate ? acc : 0) + A * B^T over a 64 x 16 slice of A (row-major, row stride `lda`
-// elements) and a 256 x 16 slice of B (K-major, row stride `ldb`). Like the hardware,
-// the MMA is asynchronous: it joins the thread's open group and reads SMEM only when a
-// wgmma_wait retires the group, so a stage released before its MMAs retired is read
-// after the producer overwrote it and the result is wrong (a schedule bug shows).
-void wgmma_m64n256k16_bf16(float* acc, uint16_t const* a, int lda, uint16_t const* b, int ldb, int thread_in_wg,
-                           bool accumulate);
+// (accumulate ? acc : 0) + A * B^T over a 64 x 16 slice of A and a 256 x 16 slice of B.
+// Like the hardware, the MMA is asynchronous: it joins the thread's open group and reads
+// SMEM only when a wgmma_wait retires the group, so a stage released before its MMAs
+// retired is read after the producer overwrote it and the result is wrong (a schedule
+// bug shows).
+void wgmma_m64n256k16_bf16(float* acc, Operand a, Operand b, int thread_in_wg, bool accumulate);
 // wgmma.mma_async m64n128k16 for one thread: its 64 accumulators `d` (the same fragment
 // layout, columns 0..127) become (accumulate ? d : 0) + A * B^T over a 64 x 16 slice of A
 // and a 128 x 16 slice of B. `group_acc` is the thread's accumulator array (d lies in it):
 // the MMA joins that array's open group, so two m64n128 halves of one 128 x 128 warpgroup
 // tile commit and retire together (wgmma_commit / wgmma_wait on group_acc).
-void wgmma_m64n128k16_bf16(float* group_acc, float* d, uint16_t const* a, int lda, uint16_t const* b, int ldb,
-                           int thread_in_wg, bool accumulate);
+void wgmma_m64n128k16_bf16(float* group_acc, float* d, Operand a, Operand b, int thread_in_wg, bool accumulate);
 // wgmma.commit_group: closes the open group of the thread owning `acc`.
 void wgmma_commit(float* acc);
 // wgmma.wait_group N: runs the oldest committed groups of `acc`'s thread until at most

@@ -9,9 +9,12 @@
 // through wgmma_desc_advance, which knows each side's unit (16 bytes / 1 byte).
 //
 // Operand tiles are K-major (TransA / TransB = 0) with rows of 64 bf16 (one 128-byte
-// swizzle row, the GEMM's kTileK), or MN-major (= 1). The emulator has no MN-major MMA:
-// an MN-major operand there stops the run with an EmulationError (the layouts of
-// gemm_layouts.hpp / gemm_colmajor_a.hpp run on the GPU only).
+// swizzle row, the GEMM's kTileK), or MN-major (= 1): blocks of 64 M (or N) rows, each
+// block K rows of 64 MN-contiguous bf16 (one TMA box of 64 x K), the blocks
+// `mn_block_bytes` apart. The host descriptor of an MN-major tile keeps that distance in
+// its top 16 bits (16-byte units, as the device descriptor's leading byte offset); its low
+// 48 bits are the address, which a user-space pointer never exceeds, so an advance along
+// K (bytes added to the low bits) leaves the distance alone.
 #pragma once
 #include <cstdint>
 
@@ -25,8 +28,12 @@ namespace ts::arch {
 // Elements per K-major operand row: the host boxes are as wide as the device's swizzle rows.
 inline constexpr int kWgmmaRowElems = 64;
 
+inline constexpr int kHostDescAddressBits = 48;
+inline constexpr uint64_t kHostDescAddressMask = (uint64_t(1) << kHostDescAddressBits) - 1;
+
 inline uint64_t wgmma_desc_k_major(void const* tile) { return uint64_t(reinterpret_cast<uintptr_t>(tile)); }
-inline uint64_t wgmma_desc_mn_major(void const* tile, uint32_t) { return uint64_t(reinterpret_cast<uintptr_t>(tile)); }
+// Fails the run (EmulationError) when the address or the distance does not fit its field.
+uint64_t wgmma_desc_mn_major(void const* tile, uint32_t mn_block_bytes);
 inline uint64_t wgmma_desc_advance(uint64_t desc, uint32_t bytes) { return desc + bytes; }
 
 // wgmma.fence before the first MMA of a group (the accumulators are per thread here).
@@ -41,10 +48,14 @@ inline void wgmma_wait(float* acc) {
 }
 
 namespace detail {
-template <int TransA, int TransB>
-inline void wgmma_k_major_only() {
-  if constexpr (TransA != 0 || TransB != 0)
-    emu::fail("wgmma with an MN-major operand is not emulated (a GPU-only operand layout)");
+// The emulator's view of an operand descriptor.
+template <int Trans>
+inline emu::Operand operand(uint64_t desc) {
+  auto const* base = reinterpret_cast<uint16_t const*>(uintptr_t(desc & kHostDescAddressMask));
+  if constexpr (Trans == 0)
+    return emu::Operand::k_major(base, kWgmmaRowElems);
+  else
+    return emu::Operand::mn_major(base, int((desc >> kHostDescAddressBits) * 16 / 2));
 }
 }  // namespace detail
 
@@ -52,15 +63,12 @@ inline void wgmma_k_major_only() {
 // in its warpgroup (its place in the fragment).
 template <int TransB = 0, int TransA = 0>
 inline void wgmma_m64n256k16_bf16(float (&d)[128], uint64_t a, uint64_t b, int scale_d, int t) {
-  detail::wgmma_k_major_only<TransA, TransB>();
-  emu::wgmma_m64n256k16_bf16(d, reinterpret_cast<uint16_t const*>(uintptr_t(a)), kWgmmaRowElems,
-                             reinterpret_cast<uint16_t const*>(uintptr_t(b)), kWgmmaRowElems, t, scale_d != 0);
+  emu::wgmma_m64n256k16_bf16(d, detail::operand<TransA>(a), detail::operand<TransB>(b), t, scale_d != 0);
 }
 // D(64x128) (+)= A(64x16) * B(16x128), both K-major. `group_acc`: the thread's whole
 // accumulator array (d lies in it), whose MMA group this joins.
 inline void wgmma_m64n128k16_bf16(float* group_acc, float* d, uint64_t a, uint64_t b, int scale_d, int t) {
-  emu::wgmma_m64n128k16_bf16(group_acc, d, reinterpret_cast<uint16_t const*>(uintptr_t(a)), kWgmmaRowElems,
-                             reinterpret_cast<uint16_t const*>(uintptr_t(b)), kWgmmaRowElems, t, scale_d != 0);
+  emu::wgmma_m64n128k16_bf16(group_acc, d, detail::operand<0>(a), detail::operand<0>(b), t, scale_d != 0);
 }
 
 }  // namespace ts::arch

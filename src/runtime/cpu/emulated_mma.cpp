@@ -1,6 +1,7 @@
 // Host implementation of ts/arch/emulated_mma.hpp: the wgmma and UMMA emulation of the
 // GEMM examples, on the CPU emulator's SMEM, MMA engine and tensor memory.
 #include "ts/arch/emulated_mma.hpp"
+#include "ts/arch/wgmma.hpp"
 
 #include <cstring>
 #include <deque>
@@ -18,9 +19,8 @@ using ts::cpu::Emulator;
 namespace {
 
 struct WgmmaOp {
-  uint16_t const* a;
-  uint16_t const* b;
-  int lda, ldb, thread_in_wg;
+  Operand a, b;
+  int thread_in_wg;
   bool accumulate;
   int n = 256;           // the instruction's N (256 or 128)
   float* d = nullptr;    // its N / 2 accumulators (null: the group's own array)
@@ -44,22 +44,42 @@ InFlight& in_flight(float* acc) {
   return f;
 }
 
+// Range and race checks of the SMEM an operand of `rows` x `k` elements reads: one run of
+// k elements per row when K-major, one run of kMnBlockRows elements per K row and row
+// block when MN-major.
+void check_reads(Operand const& op, int rows, int k) {
+  if (!op.is_mn_major) {
+    for (int r = 0; r < rows; ++r) ts::arch::smem_check(op.at(r, 0), size_t(k) * 2, false);
+    return;
+  }
+  for (int r = 0; r < rows; r += Operand::kMnBlockRows)
+    for (int kk = 0; kk < k; ++kk) ts::arch::smem_check(op.at(r, kk), Operand::kMnBlockRows * 2, false);
+}
+
+// An MN-major operand spanning several row blocks needs their distance: 0 would read one
+// block for all (a descriptor bug that the device would turn into silent garbage).
+void check_operand(Operand const& op, int rows, char const* which) {
+  if (op.is_mn_major && rows > Operand::kMnBlockRows && op.stride < Operand::kMnBlockRows * 16)
+    Emulator::current().fail(std::string("wgmma: MN-major operand ") + which + " spans " + std::to_string(rows) +
+                             " rows in blocks of " + std::to_string(Operand::kMnBlockRows) +
+                             ", but its descriptor's block distance is " + std::to_string(op.stride * 2) +
+                             " bytes (expected at least the 2048 bytes of a 16-K-row block)");
+}
+
 // Executes one wgmma for one thread: reads SMEM now (the hardware reads it at some
 // point before wait_group returns).
 void execute(float* group_acc, WgmmaOp const& o) {
   constexpr int kM = 64, kK = 16;
   int const kN = o.n;
   float* acc = o.d ? o.d : group_acc;
-  if (o.thread_in_wg == 0) {  // range / race check once per warpgroup, row by row
-    for (int r = 0; r < kM; ++r) ts::arch::smem_check(o.a + size_t(r) * o.lda, kK * 2, false);
-    for (int c = 0; c < kN; ++c) ts::arch::smem_check(o.b + size_t(c) * o.ldb, kK * 2, false);
+  if (o.thread_in_wg == 0) {  // range / race check once per warpgroup
+    check_reads(o.a, kM, kK);
+    check_reads(o.b, kN, kK);
   }
   for (int i = 0; i < kN / 2; ++i) {
     int r = wgmma_d_row(o.thread_in_wg, i), c = wgmma_d_col(o.thread_in_wg, i);
-    uint16_t const* ar = o.a + size_t(r) * o.lda;
-    uint16_t const* bc = o.b + size_t(c) * o.ldb;
     float s = 0.0f;
-    for (int k = 0; k < kK; ++k) s += bf16_to_float(ar[k]) * bf16_to_float(bc[k]);
+    for (int k = 0; k < kK; ++k) s += bf16_to_float(*o.a.at(r, k)) * bf16_to_float(*o.b.at(c, k));
     acc[i] = (o.accumulate ? acc[i] : 0.0f) + s;
   }
 }
@@ -68,17 +88,19 @@ void execute(float* group_acc, WgmmaOp const& o) {
 
 void fail(char const* what) { Emulator::current().fail(what); }
 
-void wgmma_m64n256k16_bf16(float* acc, uint16_t const* a, int lda, uint16_t const* b, int ldb, int thread_in_wg,
-                           bool accumulate) {
+void wgmma_m64n256k16_bf16(float* acc, Operand a, Operand b, int thread_in_wg, bool accumulate) {
   if (thread_in_wg < 0 || thread_in_wg >= 128) fail("wgmma: thread index outside its 128-thread warpgroup");
-  in_flight(acc).open.push_back({a, b, lda, ldb, thread_in_wg, accumulate});
+  check_operand(a, 64, "A");
+  check_operand(b, 256, "B");
+  in_flight(acc).open.push_back({a, b, thread_in_wg, accumulate});
 }
 
-void wgmma_m64n128k16_bf16(float* group_acc, float* d, uint16_t const* a, int lda, uint16_t const* b, int ldb,
-                           int thread_in_wg, bool accumulate) {
+void wgmma_m64n128k16_bf16(float* group_acc, float* d, Operand a, Operand b, int thread_in_wg, bool accumulate) {
   if (thread_in_wg < 0 || thread_in_wg >= 128) fail("wgmma: thread index outside its 128-thread warpgroup");
   if (d < group_acc) fail("wgmma m64n128k16: the accumulators lie before the group's array");
-  in_flight(group_acc).open.push_back({a, b, lda, ldb, thread_in_wg, accumulate, 128, d});
+  check_operand(a, 64, "A");
+  check_operand(b, 128, "B");
+  in_flight(group_acc).open.push_back({a, b, thread_in_wg, accumulate, 128, d});
 }
 
 void wgmma_commit(float* acc) {
@@ -134,3 +156,16 @@ void tmem_load_row(float* dst, uint32_t col, int lane, int cols, ThreadCoord con
 }
 
 }  // namespace ts::arch::emu
+
+namespace ts::arch {
+
+uint64_t wgmma_desc_mn_major(void const* tile, uint32_t mn_block_bytes) {
+  auto const address = uint64_t(reinterpret_cast<uintptr_t>(tile));
+  if (address > kHostDescAddressMask) emu::fail("wgmma_desc_mn_major: the tile's address does not fit 48 bits");
+  if (mn_block_bytes % 16 != 0 || mn_block_bytes / 16 > 0xFFFF)
+    ts::cpu::Emulator::current().fail("wgmma_desc_mn_major: the block distance " + std::to_string(mn_block_bytes) +
+                             " bytes is not a multiple of 16 below 1 MiB");
+  return address | (uint64_t(mn_block_bytes / 16) << kHostDescAddressBits);
+}
+
+}  // namespace ts::arch
