@@ -42,6 +42,7 @@ __device__ inline void load_tile(uint16_t* dst, void const* map, int x, int y, u
 // row in chunk 0 of a QRows-row Q tile (chunks QRows * 64 elements apart).
 template <int D, int BN, int QRows>
 __device__ inline void qk_issue(float* s, uint64_t q_addr, uint64_t k_addr) {
+  static_assert(BN == 64 || BN == 80 || BN == 128, "Q K^T has wgmma wrappers for 64-, 80- and 128-key blocks");
   auto const* q = reinterpret_cast<uint16_t const*>(uintptr_t(q_addr));
   auto const* k = reinterpret_cast<uint16_t const*>(uintptr_t(k_addr));
   ts::sm90::fence_accumulators<BN / 2>(s);
@@ -55,6 +56,8 @@ __device__ inline void qk_issue(float* s, uint64_t q_addr, uint64_t k_addr) {
       int const scale = (c | kk) ? 1 : 0;
       if constexpr (BN == 128)
         ts::sm90::wgmma_m64n128k16_bf16(s, da + 2 * kk, db + 2 * kk, scale);
+      else if constexpr (BN == 80)
+        ts::sm90::wgmma_m64n80k16_ss_bf16(s, da + 2 * kk, db + 2 * kk, scale);
       else
         ts::sm90::wgmma_m64n64k16_ss_bf16(s, da + 2 * kk, db + 2 * kk, scale);
     }

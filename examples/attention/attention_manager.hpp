@@ -3,7 +3,9 @@
 // of its warp group idles), warp groups 1 and 2 compute (232 registers each). ptxas
 // allocates each task's code at its own budget (docs/cuda-backend.md, register plans): the
 // load loop spilled at 24 and 32 and is clean at 40 (but for 4-16 B at D = 256), and 232 is
-// enough for the consumers but for the overlapped schedule at D = 256 (16 B).
+// enough for the consumers but for the dynamic overlapped schedule at D = 256: 148 B of spill
+// stores with 80-key blocks (12 B with 64), gone at 256 registers (a ptxas probe, stop 34),
+// so that kernel's math needs about 20 registers more than the static one's.
 #pragma once
 #include <tuple>
 

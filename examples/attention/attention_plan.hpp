@@ -24,17 +24,22 @@
 namespace attn {
 
 // Per head dimension: 64 query rows per warp group (one m64 wgmma), a K/V block of kBlockN
-// keys (128; 64 at D = 256 so that Q, K and V stages fit SMEM), two Q stages, and two K and
-// two V stages but at D = 64, which has three: its blocks take half the MMA time of D = 128
-// for the same load latency, and a third stage (48 KiB more, 128 KiB in the shared-K/V
-// shape) measured +1.6 % non-causal and +1.8 % causal at 4x32x4096x64 (H100, stop 31,
-// bench/RESULTS.md). D = 128 has no room for a third (256 KiB).
+// keys, two Q stages, and two K and two V stages but at D = 64, which has three: its blocks
+// take half the MMA time of D = 128 for the same load latency, and a third stage (48 KiB
+// more, 128 KiB in the shared-K/V shape) measured +1.6 % non-causal and +1.8 % causal at
+// 4x32x4096x64 (H100, stop 31, bench/RESULTS.md). D = 128 has no room for a third (256 KiB).
+// Keys per block: 128, but 80 at D = 256 (FlashAttention-3's choice there), the most that fits
+// SMEM: 64 KiB of Q and two K and two V stages of 40 KiB, 224 KiB. Against 64 keys, every per-
+// block cost (the order hand-off, the wgmma waits, the row-max shuffles, the O rescale) is
+// spread over 25 % more keys: 0.935 -> 1.026 of cuDNN at 4x8x4096x256 (H100, stop 34,
+// bench/RESULTS.md). 160 keys at D = 128 and 192 at D = 64 were measured in the same call and
+// did not pay at every length (docs/attention.md).
 template <int D>
 struct Dims {
   static_assert(D == 64 || D == 128 || D == 256, "attention head dim must be 64, 128 or 256");
   static constexpr int kHeadDim = D;
   static constexpr int kBlockM = 64;
-  static constexpr int kBlockN = D == 256 ? 64 : 128;
+  static constexpr int kBlockN = D == 256 ? 80 : 128;
   static constexpr int kStagesQ = 2;   // one Q block per warp group
   static constexpr int kStagesKV = D == 64 ? 3 : 2;  // K (V) blocks in flight
   static constexpr int kBytesQ = kBlockM * D * 2;

@@ -1,6 +1,6 @@
 // Hopper warpgroup MMA (wgmma) primitives for sm_90a: shared-memory matrix
 // descriptors, fences, commit/wait groups and the SS (both operands in SMEM) bf16 -> f32
-// MMAs m64n256k16, m64n128k16 and m64n64k16. Work bodies call them through the portable
+// MMAs m64n256k16, m64n128k16, m64n80k16 and m64n64k16. Work bodies call them through the portable
 // layer (ts/arch/wgmma.hpp).
 #pragma once
 #include <cstdint>
@@ -68,6 +68,12 @@ __device__ inline void wgmma_m64n128k16_bf16(float* d, uint64_t desc_a, uint64_t
 // overwrites D (Q K^T of the attention kernel with 64-key blocks).
 __device__ inline void wgmma_m64n64k16_ss_bf16(float* d, uint64_t desc_a, uint64_t desc_b, int scale_d) {
   TS_WGMMA_SS(64, 32, 32, 33, 34, 36, 35, d, desc_a, desc_b, scale_d, 0, 0);
+}
+
+// D(64x80, f32) (+)= A(64x16, smem) * B(16x80, smem), both K-major; scale_d == 0
+// overwrites D (Q K^T of the attention kernel with 80-key blocks, head dim 256).
+__device__ inline void wgmma_m64n80k16_ss_bf16(float* d, uint64_t desc_a, uint64_t desc_b, int scale_d) {
+  TS_WGMMA_SS(80, 40, 40, 41, 42, 44, 43, d, desc_a, desc_b, scale_d, 0, 0);
 }
 
 }  // namespace ts::sm90

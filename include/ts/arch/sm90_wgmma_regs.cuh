@@ -10,9 +10,11 @@
 #define TS_WGMMA_UNITS_OUT(d) "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9])
 #define TS_WGMMA_DECADE_OUT(d, t) "+f"(d[t##0]), "+f"(d[t##1]), "+f"(d[t##2]), "+f"(d[t##3]), "+f"(d[t##4]), "+f"(d[t##5]), "+f"(d[t##6]), "+f"(d[t##7]), "+f"(d[t##8]), "+f"(d[t##9])
 
-// "%0, ..., %R-1" for R = 32, 64, 128, and the matching outputs.
+// "%0, ..., %R-1" for R = 32, 40, 64, 128, and the matching outputs.
 #define TS_WGMMA_REGS_32 \
   TS_WGMMA_UNITS_STR ", " TS_WGMMA_DECADE_STR(1) ", " TS_WGMMA_DECADE_STR(2) ", %30, %31"
+#define TS_WGMMA_REGS_40 \
+  TS_WGMMA_UNITS_STR ", " TS_WGMMA_DECADE_STR(1) ", " TS_WGMMA_DECADE_STR(2) ", " TS_WGMMA_DECADE_STR(3)
 #define TS_WGMMA_REGS_64                                                                                    \
   TS_WGMMA_UNITS_STR ", " TS_WGMMA_DECADE_STR(1) ", " TS_WGMMA_DECADE_STR(2) ", " TS_WGMMA_DECADE_STR(3) \
       ", " TS_WGMMA_DECADE_STR(4) ", " TS_WGMMA_DECADE_STR(5) ", %60, %61, %62, %63"
@@ -23,6 +25,8 @@
       TS_WGMMA_DECADE_STR(10) ", " TS_WGMMA_DECADE_STR(11) ", %120, %121, %122, %123, %124, %125, %126, %127"
 #define TS_WGMMA_OUTS_32(d) \
   TS_WGMMA_UNITS_OUT(d), TS_WGMMA_DECADE_OUT(d, 1), TS_WGMMA_DECADE_OUT(d, 2), "+f"(d[30]), "+f"(d[31])
+#define TS_WGMMA_OUTS_40(d) \
+  TS_WGMMA_UNITS_OUT(d), TS_WGMMA_DECADE_OUT(d, 1), TS_WGMMA_DECADE_OUT(d, 2), TS_WGMMA_DECADE_OUT(d, 3)
 #define TS_WGMMA_OUTS_64(d)                                                                              \
   TS_WGMMA_UNITS_OUT(d), TS_WGMMA_DECADE_OUT(d, 1), TS_WGMMA_DECADE_OUT(d, 2), TS_WGMMA_DECADE_OUT(d, 3), \
       TS_WGMMA_DECADE_OUT(d, 4), TS_WGMMA_DECADE_OUT(d, 5), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
