@@ -43,10 +43,12 @@ struct Operand {
 
   static Operand k_major(uint16_t const* base, int row_stride) { return {base, row_stride, false}; }
   static Operand mn_major(uint16_t const* base, int block_stride) { return {base, block_stride, true}; }
-  uint16_t const* at(int row, int k) const {
-    if (!is_mn_major) return base + size_t(row) * stride + k;
-    return base + size_t(row / kMnBlockRows) * stride + size_t(k) * kMnBlockRows + row % kMnBlockRows;
+  // Element (row, 0), and the distance from element (row, k) to (row, k + 1).
+  uint16_t const* row(int r) const {
+    return is_mn_major ? base + size_t(r / kMnBlockRows) * stride + r % kMnBlockRows : base + size_t(r) * stride;
   }
+  int k_step() const { return is_mn_major ? kMnBlockRows : 1; }
+  uint16_t const* at(int r, int k) const { return row(r) + size_t(k) * k_step(); }
 };
 
 // wgmma.mma_async m64n256k16 (bf16 x bf16 -> f32) for thread `thread_in_wg` of its

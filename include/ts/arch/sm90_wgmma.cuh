@@ -65,7 +65,7 @@ __device__ inline void wgmma_m64n128k16_bf16(float* d, uint64_t desc_a, uint64_t
 }
 
 // D(64x64, f32) (+)= A(64x16, smem) * B(16x64, smem), both K-major; scale_d == 0
-// overwrites D (Q K^T of the attention kernel with 64-key blocks).
+// overwrites D (Q K^T of 64-key blocks; the attention kernel's blocks are 80 or 128 keys today).
 __device__ inline void wgmma_m64n64k16_ss_bf16(float* d, uint64_t desc_a, uint64_t desc_b, int scale_d) {
   TS_WGMMA_SS(64, 32, 32, 33, 34, 36, 35, d, desc_a, desc_b, scale_d, 0, 0);
 }

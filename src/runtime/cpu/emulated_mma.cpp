@@ -78,8 +78,11 @@ void execute(float* group_acc, WgmmaOp const& o) {
   }
   for (int i = 0; i < kN / 2; ++i) {
     int r = wgmma_d_row(o.thread_in_wg, i), c = wgmma_d_col(o.thread_in_wg, i);
+    uint16_t const* ar = o.a.row(r);
+    uint16_t const* bc = o.b.row(c);
+    int const as = o.a.k_step(), bs = o.b.k_step();
     float s = 0.0f;
-    for (int k = 0; k < kK; ++k) s += bf16_to_float(*o.a.at(r, k)) * bf16_to_float(*o.b.at(c, k));
+    for (int k = 0; k < kK; ++k) s += bf16_to_float(ar[k * as]) * bf16_to_float(bc[k * bs]);
     acc[i] = (o.accumulate ? acc[i] : 0.0f) + s;
   }
 }
@@ -161,7 +164,8 @@ namespace ts::arch {
 
 uint64_t wgmma_desc_mn_major(void const* tile, uint32_t mn_block_bytes) {
   auto const address = uint64_t(reinterpret_cast<uintptr_t>(tile));
-  if (address > kHostDescAddressMask) emu::fail("wgmma_desc_mn_major: the tile's address does not fit 48 bits");
+  if (address > kHostDescAddressMask)
+    ts::cpu::Emulator::current().fail("wgmma_desc_mn_major: the tile's address does not fit 48 bits");
   if (mn_block_bytes % 16 != 0 || mn_block_bytes / 16 > 0xFFFF)
     ts::cpu::Emulator::current().fail("wgmma_desc_mn_major: the block distance " + std::to_string(mn_block_bytes) +
                              " bytes is not a multiple of 16 below 1 MiB");
