@@ -74,6 +74,11 @@ TEST(CpuReplay, ImpossibleOrderIsADeadlockAndMissingEventsDiverge) {
   std::vector<ts::cpu::ReplayEvent> bad = {{0, 1, step(1, ts::SyncOp::Release), 0},
                                            {0, 0, step(0, ts::SyncOp::Commit), 0}};
   expect_error<ts::cpu::DeadlockError>([&] { ts::cpu::replay(tm, bad, {.seed = 1}); }, {"replay event 1", "ring.wait()"});
+  // As a whole run, the steps it does not list (both tasks' first) wait for its end,
+  // which never comes: the report says so.
+  expect_error<ts::cpu::DeadlockError>(
+      [&] { ts::cpu::replay(tm, bad, {.seed = 1}, ts::cpu::UnlistedSteps::WaitUntilReplayed); },
+      {"the end of the replayed run", "event 0 never completes", "ring.wait()"});
   std::vector<ts::cpu::ReplayEvent> missing = {{0, 0, step(0, ts::SyncOp::Commit), 99}};
   expect_error<ts::cpu::EmulationError>([&] { ts::cpu::replay(tm, missing, {.seed = 1}); }, {"replay diverged"});
 }

@@ -618,3 +618,34 @@ TEST(Regression, AnotherThreadsMmaCommitOrdersNoneOfThisThreadsMmaReads) {
 }
 
 }  // namespace
+
+namespace {
+using namespace prop::build;
+
+// Replay bug (found by Emulator.CounterexamplesReplayToTheSameFailure in CI): the schedule
+// fails twice over, a PDL launch before any PDL wait (T0's tail) and a race (T1's scribble
+// of m1, aliased with m0's stage 0, against T0's put of iteration 2). The checker's
+// shortest run is T0's alone up to its launch; the emulator let T1, which that run never
+// starts, run freely beside it, and T1's race came first. A step the run does not list now
+// waits until the whole run has been replayed, so the replay stops at the launch.
+TEST(Regression, ReplayHoldsTasksTheRunNeverStarts) {
+  Program p;
+  p.mem[0] = ring(2);
+  p.mem[0].alias_group = 1;
+  p.mem[1].alias_group = 1;
+  p.mem[1].alias_phase = 1;
+  p.loop = LoopKind::StaticDomain;
+  p.length = 2;
+  p.tasks.resize(2);
+  p.tasks[0].body = produce(0);
+  p.tasks[0].tail = {op(Op::PdlLaunch)};
+  p.tasks[1].body = {op(Op::Wait, 0), op(Op::Take, 0), op(Op::Scribble, 1), op(Op::Release, 0)};
+  auto v = check(model_of(p), true);
+  ASSERT_EQ(v.verdict, ts::Verdict::Unsafe) << v.report;
+  EXPECT_NE(v.report.find("races=1"), std::string::npos) << v.report;  // the other failure is there
+  std::string kind;
+  EXPECT_EQ(replayed_kind(p, &kind), "pdl");
+  EXPECT_EQ(kind, "pdl");
+}
+
+}  // namespace

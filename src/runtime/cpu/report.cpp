@@ -126,7 +126,11 @@ void Emulator::Impl::deadlock() {
           case WaitKind::Pdl: b.op = "pdl_wait"; line << "griddepcontrol.wait: the primary grid never completes"; break;
           case WaitKind::Replay:
             b.op = "replay";
-            line << "replay event " << first->replay_index << " (an earlier event never happens)";
+            if (first->replay_index >= int(replay.size()))
+              line << "the end of the replayed run (its step comes after the task's part of the run; event "
+                   << replay_cursor << " never completes)";
+            else
+              line << "replay event " << first->replay_index << " (an earlier event never happens)";
             break;
           case WaitKind::WarpSync:
             b.op = "warp_sync";

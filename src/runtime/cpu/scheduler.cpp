@@ -51,12 +51,14 @@ int Emulator::add_kernel(KernelSpec k) {
   return static_cast<int>(impl_->kernels.size()) - 1;
 }
 
-void Emulator::set_replay(std::vector<ReplayEvent> events) {
+void Emulator::set_replay(std::vector<ReplayEvent> events, UnlistedSteps unlisted) {
   impl_->replay = std::move(events);
   impl_->replay_index.clear();
+  impl_->replay_held_ctas.clear();
   for (size_t i = 0; i < impl_->replay.size(); ++i) {
     auto const& e = impl_->replay[i];
     impl_->replay_index.emplace(std::make_tuple(e.cta, e.task, e.step, e.iteration), int(i));
+    if (unlisted == UnlistedSteps::WaitUntilReplayed) impl_->replay_held_ctas.insert(e.cta);
   }
 }
 

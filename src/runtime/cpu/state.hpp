@@ -8,6 +8,7 @@
 #include <exception>
 #include <functional>
 #include <map>
+#include <set>
 #include <memory>
 #include <string>
 #include <tuple>
@@ -167,6 +168,7 @@ struct Emulator::Impl {
   // replay
   std::vector<ReplayEvent> replay;
   std::map<std::tuple<int, int, int, long long>, int> replay_index;
+  std::set<int> replay_held_ctas;  // UnlistedSteps::WaitUntilReplayed: the CTAs the events name
   int replay_cursor = 0;      // events before it have happened
   Fiber* replay_owner = nullptr;  // the lane whose step is the event in progress
   void replay_close(Fiber& f);

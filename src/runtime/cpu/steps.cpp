@@ -40,7 +40,18 @@ void Emulator::on_step(int task, int resource, SyncOp kind, char const* method) 
     if (f.step >= 0 && !im.replay.empty()) {
       long long iter = f.occurrences[f.step]++;
       auto it = im.replay_index.find(std::make_tuple(f.cta->idx, task, f.step, iter));
-      if (it != im.replay_index.end()) {
+      if (it == im.replay_index.end() && im.replay_held_ctas.count(f.cta->idx)) {
+        // UnlistedSteps::WaitUntilReplayed: the events are a whole run, so this step
+        // comes after the task's part of it and waits until the run has been replayed.
+        // Run freely, it could meet another failure of the same schedule first (a race
+        // of a task the run never started, say) and the replay would not stop where
+        // the checker's run does.
+        while (im.replay_cursor < int(im.replay.size())) {
+          f.replay_index = int(im.replay.size());
+          im.replay_waiters.push_back(&f);
+          im.block(WaitKind::Replay);
+        }
+      } else if (it != im.replay_index.end()) {
         int idx = it->second;
         for (;;) {
           if (idx < im.replay_cursor) break;

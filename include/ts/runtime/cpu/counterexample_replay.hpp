@@ -29,7 +29,9 @@ std::vector<ReplayEvent> replay_events_from_json(std::string const& json, int ct
 // Replays the counterexample of tm's last print_and_verify() (UNSAFE; set warning_mode
 // so the manager counts as verified and may run). The emulator then stops with the
 // failure the checker reported: DeadlockError for a deadlock, RaceError for a race
-// (with RunOptions::detect_races). Throws EmulationError when there is no counterexample.
+// (with RunOptions::detect_races). The run lists every step each task executed, so steps
+// past it wait until it has been replayed (UnlistedSteps::WaitUntilReplayed): another
+// failure of the same schedule cannot come first. Throws EmulationError when there is no counterexample.
 template <RunnableManager M>
   requires requires(M const& m) { m.last_counterexample(); }
 RunStats replay_counterexample(M& tm, RunOptions const& o = {}, int cta = 0) {
@@ -38,7 +40,7 @@ RunStats replay_counterexample(M& tm, RunOptions const& o = {}, int cta = 0) {
     throw EmulationError(
         "ts::cpu::replay_counterexample: the last print_and_verify() found no counterexample "
         "(the exhaustive checker did not run or did not report UNSAFE)");
-  return replay(tm, replay_events(*c, cta), o);
+  return replay(tm, replay_events(*c, cta), o, UnlistedSteps::WaitUntilReplayed);
 }
 
 }  // namespace ts::cpu

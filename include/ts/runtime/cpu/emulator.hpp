@@ -52,7 +52,7 @@ class Emulator {
 
   // Kernel i > 0 is the programmatic dependent of kernel i-1 (PDL).
   int add_kernel(KernelSpec k);
-  void set_replay(std::vector<ReplayEvent> events);
+  void set_replay(std::vector<ReplayEvent> events, UnlistedSteps unlisted = UnlistedSteps::RunFreely);
   RunStats run();
 
   // The emulator whose thread is running now (throws outside an emulated thread).

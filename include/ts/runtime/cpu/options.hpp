@@ -35,6 +35,14 @@ struct ReplayEvent {
   long long iteration = 0;
 };
 
+// What a replay does with a step its events do not list (in a CTA the events name).
+// RunFreely: the events constrain only the steps they list (a partial order to force).
+// WaitUntilReplayed: the events are a whole run, every step each task executed (a checker
+// counterexample); a step past a task's part of it waits until every event has happened,
+// so no other failure of the schedule can come first and the replay stops where the run
+// does.
+enum class UnlistedSteps { RunFreely, WaitUntilReplayed };
+
 struct RunStats {
   uint64_t seed = 0;
   long long actions = 0;           // scheduler decisions

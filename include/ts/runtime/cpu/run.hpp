@@ -72,13 +72,15 @@ RunStats run_chain(TM1& primary, TM2& secondary, RunOptions const& o = {}, int s
 
 // Replays an interleaving at the granularity of schedule steps: a thread reaching a
 // listed (cta, task, step, iteration) waits until every earlier event has happened.
-// Steps not listed run freely under the seeded scheduler.
+// Steps not listed run freely under the seeded scheduler, or, with
+// UnlistedSteps::WaitUntilReplayed, wait until every event has happened.
 template <RunnableManager M>
-RunStats replay(M& tm, std::vector<ReplayEvent> const& events, RunOptions const& o = {}) {
+RunStats replay(M& tm, std::vector<ReplayEvent> const& events, RunOptions const& o = {},
+                UnlistedSteps unlisted = UnlistedSteps::RunFreely) {
   validate_replay_events(tm.model(), events, o.grid_blocks);
   Emulator emu(o);
   emu.add_kernel(kernel_spec(tm, o, o.grid_blocks));
-  emu.set_replay(events);
+  emu.set_replay(events, unlisted);
   return emu.run();
 }
 
