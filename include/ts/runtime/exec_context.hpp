@@ -24,6 +24,7 @@
 // state kept in resource fields is per-thread register state, as on the GPU.
 #pragma once
 #include <cstdint>
+#include <cstdio>
 #include <type_traits>
 #include <utility>
 
@@ -39,6 +40,7 @@
 #include "ts/runtime/pipeline/state.hpp"
 #include "ts/runtime/pipeline_runtime.hpp"
 #include "ts/runtime/scheduler/checked.hpp"
+#include "ts/schedule/runtime_value.hpp"
 #include "ts/schedule/unroll.hpp"
 
 namespace ts {
@@ -112,10 +114,14 @@ class Context {
   // Unroll defaults to 1 (SPEC S4.2): the loop stays rolled unless the schedule asks.
   template <class B0, class B1, class B2, class F>
   TS_HD void domain_loop(B0 start, B1 end, B2 step, F&& body) {
+    check_declared_minimum(start);
+    check_declared_minimum(end);
     run_domain_loop<1>(static_cast<long long>(start), static_cast<long long>(end), static_cast<long long>(step), body);
   }
   template <class B0, class B1, class B2, int N, class F>
   TS_HD void domain_loop(B0 start, B1 end, B2 step, Unroll<N>, F&& body) {
+    check_declared_minimum(start);
+    check_declared_minimum(end);
     run_domain_loop<N>(static_cast<long long>(start), static_cast<long long>(end), static_cast<long long>(step), body);
   }
 
@@ -222,6 +228,45 @@ class Context {
   bool loop_last_ = false;
 
  private:
+  // The checker proved the schedule for the lengths a declared minimum allows
+  // (ts::runtime(v, "n").at_least(m), ts::at_least(m, bound)): a value below it is a run
+  // outside the proof (the GEMM's lagged release with no K block releases a stage never
+  // waited for), so it stops here, at the loop that would take it, instead of hanging or
+  // racing further on. The emulator always checks; on the GPU only debug builds
+  // (TS_BOUNDED_WAITS) do: a conditional trap between the wgmma regions of the attention
+  // kernel took its spills from 148 to 2536 bytes and serialized its wgmma (ptxas C7512,
+  // stop 35), so release builds trust the declaration as the proof does.
+  template <class B>
+  TS_HD void check_declared_minimum(B const&) {}
+  TS_HD void check_declared_minimum(RuntimeValue const& v) { check_declared_minimum(v.value, v.least, v.name); }
+  TS_HD void check_declared_minimum(AtLeast const& v) { check_declared_minimum(v.value, v.least, nullptr); }
+  // name: the ts::runtime value's, or null for a ts::at_least(m, bound).
+  TS_HD void check_declared_minimum(long long value, long long least, char const* name) {
+#if TS_DEVICE_PASS && !defined(TS_BOUNDED_WAITS)
+    (void)value;
+    (void)least;
+    (void)name;
+#else
+    if (value >= least) return;
+    WaitSite w;
+    w.task = task_id_;
+#if TS_DEVICE_PASS
+    (void)name;
+    arch_.fail("a domain_loop bound is below its declared minimum (at_least): this run is outside the checker's proof", w);
+#else
+    char bound[96];
+    if (name) std::snprintf(bound, sizeof bound, "ts::runtime(..., \"%s\").at_least(%lld)", name, least);
+    else std::snprintf(bound, sizeof bound, "ts::at_least(%lld, ...)", least);
+    char what[320];
+    std::snprintf(what, sizeof what,
+                  "domain_loop bound %s is %lld, below its declared minimum %lld: the checker proved the schedule "
+                  "only for values from %lld, so this run is outside its proof",
+                  bound, value, least, least);
+    arch_.fail(what, w);
+#endif
+#endif
+  }
+
   // Domain-lane interleaving (S3.3, S6.12): a task whose loop runs from its lane l with
   // step = stride handles stages l, l + stride, ...: its counters on a domain-lane side
   // start at l. Done once per thread, so across work tiles the counters continue (right
@@ -299,6 +344,13 @@ TS_UNROLL
       WorkTileLoop<Context> h(this, skip_);
       advanced_ = false;
       invoke_body(body, h);
+      // A body without its advance would loop on this tile for ever. The static check
+      // S6.7.missing-queue-epilogue refuses such a schedule (an advance directly in the
+      // tile body, under no guard), so on the GPU only debug builds (TS_BOUNDED_WAITS)
+      // repeat it at run time: this conditional trap after every tile cost the attention
+      // kernel at head dim 256 under the dynamic scheduler all its 148 bytes of spills
+      // (0 without it, ptxas, stop 35). The emulator always checks.
+#if !TS_DEVICE_PASS || defined(TS_BOUNDED_WAITS)
       if (!advanced_) {
         WaitSite w;
         w.task = task_id_;
@@ -306,6 +358,7 @@ TS_UNROLL
         w.op = SyncOp::Advance;
         arch_.fail("work_tile_loop body finished without get_and_advance_work_tile(): the loop would never end", w);
       }
+#endif
     }
   }
 };

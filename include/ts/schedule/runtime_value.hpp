@@ -3,7 +3,11 @@
 // one value seen at capture. In the executing contexts it is just the value.
 // ts::runtime(v, "name").at_least(1): the value is never below 1, so a loop
 // `domain_loop(0, it, 1)` always runs; without it the checker also covers length 0.
-// Capture refuses a value seen below its declared minimum.
+// The proof trusts the declaration, so it is checked wherever a value is seen: capture
+// refuses a value below its declared minimum, and the executing contexts' domain_loop
+// checks the bound it is given at the loop's entry (the emulator raises an
+// EmulationError naming the bound, its value and the minimum; the device traps, and
+// prints with TS_BOUNDED_WAITS).
 #pragma once
 #include "ts/core/macros.hpp"
 
@@ -19,10 +23,19 @@ struct RuntimeValue {
 
 TS_HD constexpr RuntimeValue runtime(long long v, const char* name = "runtime") { return {v, name}; }
 
+// A plain value with the minimum declared for it by ts::at_least(m, v): what the
+// executing contexts get for `ts::at_least(1, ts::per_tile<&Q::k_iters>(wq))`. It is
+// the value wherever an integer is wanted; domain_loop checks the minimum. (The
+// recorder's per_tile gives an ir::Bound and takes its own overload, schedule/recorder.hpp.)
+struct AtLeast {
+  long long value;
+  long long least;
+  TS_HD constexpr operator long long() const { return value; }  // NOLINT: a bound converts to its value
+};
+
 // ts::at_least(m, bound): the same declaration for any loop bound, e.g. a per-tile
-// provider `ts::at_least(1, ts::per_tile<&Q::k_iters>(wq))`. Executing contexts see the
-// plain integer; the recorder's overload for ir::Bound (schedule/recorder.hpp) keeps it.
+// provider `ts::at_least(1, ts::per_tile<&Q::k_iters>(wq))`.
 TS_HD constexpr RuntimeValue at_least(long long m, RuntimeValue v) { return v.at_least(m); }
-TS_HD constexpr long long at_least(long long, long long v) { return v; }
+TS_HD constexpr AtLeast at_least(long long m, long long v) { return {v, m}; }
 
 }  // namespace ts
