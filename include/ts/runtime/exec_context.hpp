@@ -255,7 +255,8 @@ class Context {
     arch_.fail("a domain_loop bound is below its declared minimum (at_least): this run is outside the checker's proof", w);
 #else
     char bound[96];
-    if (name) std::snprintf(bound, sizeof bound, "ts::runtime(..., \"%s\").at_least(%lld)", name, least);
+    if (name && least == 0) std::snprintf(bound, sizeof bound, "ts::runtime(..., \"%s\") (never negative)", name);
+    else if (name) std::snprintf(bound, sizeof bound, "ts::runtime(..., \"%s\").at_least(%lld)", name, least);
     else std::snprintf(bound, sizeof bound, "ts::at_least(%lld, ...)", least);
     char what[320];
     std::snprintf(what, sizeof what,

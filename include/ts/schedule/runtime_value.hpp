@@ -3,11 +3,12 @@
 // one value seen at capture. In the executing contexts it is just the value.
 // ts::runtime(v, "name").at_least(1): the value is never below 1, so a loop
 // `domain_loop(0, it, 1)` always runs; without it the checker also covers length 0.
-// The proof trusts the declaration, so it is checked wherever a value is seen: capture
-// refuses a value below its declared minimum, and the executing contexts' domain_loop
-// checks the bound it is given at the loop's entry (the emulator raises an
-// EmulationError naming the bound, its value and the minimum; the device traps, and
-// prints with TS_BOUNDED_WAITS).
+// The proof trusts the declaration: capture refuses a value below its declared minimum,
+// and domain_loop checks a bound given to it as it is (RuntimeValue or AtLeast, not the
+// result of arithmetic on one) at the loop's entry: the emulator always (an
+// EmulationError naming the bound, its value and the minimum), the GPU in debug builds
+// (TS_BOUNDED_WAITS: it prints and traps); release GPU builds trust it
+// (docs/cuda-backend.md, "Checks in release builds").
 #pragma once
 #include "ts/core/macros.hpp"
 

@@ -73,9 +73,7 @@ void Emulator::fail(std::string const& what, WaitSite const& site) {
 
 void Emulator::Impl::deadlock() {
   std::vector<BlockedWarp> warps;
-  std::ostringstream os;
-  os << "ts::cpu deadlock: every unfinished emulated thread is blocked and nothing is in flight (seed " << opt.seed
-     << ")";
+  std::ostringstream os;  // the blocked warps, a line each
   for (auto const& kp : kernels) {
     int pending = 0;
     for (auto s : kp->status) pending += s == CtaStatus::Pending;
@@ -127,8 +125,8 @@ void Emulator::Impl::deadlock() {
           case WaitKind::Replay:
             b.op = "replay";
             if (first->replay_index >= int(replay.size()))
-              line << "the end of the replayed run (its step comes after the task's part of the run; event "
-                   << replay_cursor << " never completes)";
+              line << "held until the replayed run ends (its step is not one of the run's events; event "
+                   << replay_cursor << " has not happened)";
             else
               line << "replay event " << first->replay_index << " (an earlier event never happens)";
             break;
@@ -150,7 +148,21 @@ void Emulator::Impl::deadlock() {
     }
     if (pending) os << "\n  kernel " << kp->index << ": " << pending << " CTAs still pending (no free SM slot)";
   }
-  throw DeadlockError(os.str(), std::move(warps));
+  // A whole run replayed (UnlistedSteps::WaitUntilReplayed) that stops before its last
+  // event did not follow the run: the checker's failure comes only after every event, so
+  // this is the replay diverging, not the failure it replays (a deadlock would pass for
+  // the checker's deadlock).
+  if (!replay_held_ctas.empty() && replay_cursor < int(replay.size())) {
+    auto const& e = replay[replay_cursor];
+    throw EmulationError("ts::cpu replay diverged: event " + std::to_string(replay_cursor) + " (CTA " +
+                         std::to_string(e.cta) + ", task " + std::to_string(e.task) + ", step " +
+                         std::to_string(e.step) + ", iteration " + std::to_string(e.iteration) +
+                         ") never happened: every thread blocked before it (seed " + std::to_string(opt.seed) + ")" +
+                         os.str());
+  }
+  throw DeadlockError("ts::cpu deadlock: every unfinished emulated thread is blocked and nothing is in flight (seed " +
+                          std::to_string(opt.seed) + ")" + os.str(),
+                      std::move(warps));
 }
 
 }  // namespace ts::cpu

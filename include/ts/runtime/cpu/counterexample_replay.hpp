@@ -30,8 +30,10 @@ std::vector<ReplayEvent> replay_events_from_json(std::string const& json, int ct
 // so the manager counts as verified and may run). The emulator then stops with the
 // failure the checker reported: DeadlockError for a deadlock, RaceError for a race
 // (with RunOptions::detect_races). The run lists every step each task executed, so steps
-// past it wait until it has been replayed (UnlistedSteps::WaitUntilReplayed): another
-// failure of the same schedule cannot come first. Throws EmulationError when there is no counterexample.
+// of CTA `cta` past it wait until it has been replayed (UnlistedSteps::WaitUntilReplayed):
+// another failure of the same schedule in that CTA cannot come first (other CTAs of a
+// grid_blocks > 1 run are not held), and a replay that stops short of its last event
+// throws "replay diverged" rather than a DeadlockError. Throws EmulationError when there is no counterexample.
 template <RunnableManager M>
   requires requires(M const& m) { m.last_counterexample(); }
 RunStats replay_counterexample(M& tm, RunOptions const& o = {}, int cta = 0) {

@@ -38,9 +38,10 @@ struct ReplayEvent {
 // What a replay does with a step its events do not list (in a CTA the events name).
 // RunFreely: the events constrain only the steps they list (a partial order to force).
 // WaitUntilReplayed: the events are a whole run, every step each task executed (a checker
-// counterexample); a step past a task's part of it waits until every event has happened,
-// so no other failure of the schedule can come first and the replay stops where the run
-// does.
+// counterexample); in a CTA the events name, a step they do not list waits until every
+// event has happened, so no other failure of the schedule in that CTA can come first and
+// the replay stops where the run does. A run that blocks before its last event is
+// "replay diverged" (an EmulationError), not a DeadlockError.
 enum class UnlistedSteps { RunFreely, WaitUntilReplayed };
 
 struct RunStats {
