@@ -43,6 +43,16 @@
 #include "ts/schedule/runtime_value.hpp"
 #include "ts/schedule/unroll.hpp"
 
+// Run-time checks that repeat a static proof (a declared minimum, a tile loop's advance):
+// always in the emulator, on the GPU only in debug builds (TS_BOUNDED_WAITS), because a
+// conditional trap inside a tuned kernel costs registers and spills (see
+// check_declared_minimum and run_tile_loop).
+#if !TS_DEVICE_PASS || defined(TS_BOUNDED_WAITS)
+#define TS_PROOF_CHECKS_AT_RUN_TIME 1
+#else
+#define TS_PROOF_CHECKS_AT_RUN_TIME 0
+#endif
+
 namespace ts {
 
 namespace exec {
@@ -242,16 +252,11 @@ class Context {
   TS_HD void check_declared_minimum(AtLeast const& v) { check_declared_minimum(v.value, v.least, nullptr); }
   // name: the ts::runtime value's, or null for a ts::at_least(m, bound).
   TS_HD void check_declared_minimum(long long value, long long least, char const* name) {
-#if TS_DEVICE_PASS && !defined(TS_BOUNDED_WAITS)
-    (void)value;
-    (void)least;
     (void)name;
-#else
-    if (value >= least) return;
+    if (!TS_PROOF_CHECKS_AT_RUN_TIME || value >= least) return;
     WaitSite w;
     w.task = task_id_;
 #if TS_DEVICE_PASS
-    (void)name;
     arch_.fail("a domain_loop bound is below its declared minimum (at_least): this run is outside the checker's proof", w);
 #else
     char bound[96];
@@ -264,7 +269,6 @@ class Context {
                   "only for values from %lld, so this run is outside its proof",
                   bound, value, least, least);
     arch_.fail(what, w);
-#endif
 #endif
   }
 
@@ -351,15 +355,13 @@ TS_UNROLL
       // repeat it at run time: this conditional trap after every tile cost the attention
       // kernel at head dim 256 under the dynamic scheduler all its 148 bytes of spills
       // (0 without it, ptxas, stop 35). The emulator always checks.
-#if !TS_DEVICE_PASS || defined(TS_BOUNDED_WAITS)
-      if (!advanced_) {
+      if (TS_PROOF_CHECKS_AT_RUN_TIME && !advanced_) {
         WaitSite w;
         w.task = task_id_;
         w.resource = wq.id();
         w.op = SyncOp::Advance;
         arch_.fail("work_tile_loop body finished without get_and_advance_work_tile(): the loop would never end", w);
       }
-#endif
     }
   }
 };

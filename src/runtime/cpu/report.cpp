@@ -32,6 +32,14 @@ std::string Emulator::Impl::barrier_name(Cta const& c, uint64_t* b) const {
   return "mbarrier at SMEM offset " + std::to_string(off);
 }
 
+void Emulator::Impl::replay_diverged(std::string const& why) const {
+  auto const& e = replay[replay_cursor];
+  throw EmulationError("ts::cpu replay diverged: event " + std::to_string(replay_cursor) + " (CTA " +
+                       std::to_string(e.cta) + ", task " + std::to_string(e.task) + ", step " +
+                       std::to_string(e.step) + ", iteration " + std::to_string(e.iteration) +
+                       ") never happened: " + why);
+}
+
 std::string Emulator::Impl::where(Fiber const& f) const {
   Cta const& c = *f.cta;
   std::ostringstream os;
@@ -153,12 +161,7 @@ void Emulator::Impl::deadlock() {
   // this is the replay diverging, not the failure it replays (a deadlock would pass for
   // the checker's deadlock).
   if (!replay_held_ctas.empty() && replay_cursor < int(replay.size())) {
-    auto const& e = replay[replay_cursor];
-    throw EmulationError("ts::cpu replay diverged: event " + std::to_string(replay_cursor) + " (CTA " +
-                         std::to_string(e.cta) + ", task " + std::to_string(e.task) + ", step " +
-                         std::to_string(e.step) + ", iteration " + std::to_string(e.iteration) +
-                         ") never happened: every thread blocked before it (seed " + std::to_string(opt.seed) + ")" +
-                         os.str());
+    replay_diverged("every thread blocked before it (seed " + std::to_string(opt.seed) + ")" + os.str());
   }
   throw DeadlockError("ts::cpu deadlock: every unfinished emulated thread is blocked and nothing is in flight (seed " +
                           std::to_string(opt.seed) + ")" + os.str(),

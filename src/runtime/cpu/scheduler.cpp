@@ -298,13 +298,7 @@ RunStats Emulator::run() {
     }
     im.launch_cta(*launch, first_pending(*launch));
   }
-  if (im.replay_cursor < int(im.replay.size())) {
-    auto const& e = im.replay[im.replay_cursor];
-    throw EmulationError("ts::cpu replay diverged: event " + std::to_string(im.replay_cursor) + " (CTA " +
-                         std::to_string(e.cta) + ", task " + std::to_string(e.task) + ", step " +
-                         std::to_string(e.step) + ", iteration " + std::to_string(e.iteration) +
-                         ") never happened: the kernel finished without reaching it");
-  }
+  if (im.replay_cursor < int(im.replay.size())) im.replay_diverged("the kernel finished without reaching it");
   for (auto& e : im.stats.steps.events)
     if (e.end < 0) e.end = im.stats.actions;  // threads that ended without another step
   RunStats s = im.stats;

@@ -215,6 +215,9 @@ struct Emulator::Impl {
   std::string site_text(Cta const& c, WaitSite const& s) const;
   std::string barrier_name(Cta const& c, uint64_t* b) const;
   std::string smem_name(Cta const& c, uint32_t off) const;
+  // The replay event at replay_cursor that never happened, and why (the run's end or a
+  // deadlock before it): the same EmulationError from either place.
+  [[noreturn]] void replay_diverged(std::string const& why) const;
   [[noreturn]] void deadlock();
 };
 
