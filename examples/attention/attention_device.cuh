@@ -102,17 +102,42 @@ __device__ inline void mask_block(float* s, RowMask mk, int t) {
     if (8 * (i / 4) + (i % 2) >= limit[(i / 2) % 2]) s[i] = -INFINITY;
 }
 
+// A reduction of each of the thread's two rows over its fragment of one block (row
+// (i / 2) % 2 holds BN / 4 of the BN / 2 values), as kChains independent chains per row
+// (Dims<D>::kRowChains) joined by a tree. One serial chain of BN / 4 dependent FMNMX or
+// FADD (4-5 cycles each) was latency on the softmax's critical path, which two consumer
+// warps per scheduler cannot hide (ncu at head dim 64: 0.64 eligible warps a cycle, the
+// tensor pipe and the SFU each busy half the time); four chains took 4x8x4096x256 from
+// 1.00 to 1.10 of cuDNN and 4x16x4096x128 from 0.98 to 1.02 (H100, stop 36).
+template <int BN, int kChains, class Op>
+__device__ inline void reduce_rows(float const* v, float* out, Op op) {
+  static_assert(BN / 4 >= kChains && (kChains & (kChains - 1)) == 0, "a power of two of chains, a value for each");
+  float acc[2][kChains];
+#pragma unroll
+  for (int i = 0; i < BN / 2; ++i) {
+    int const r = (i / 2) % 2, e = (i / 4) * 2 + i % 2;  // row, and the value's index in it
+    acc[r][e % kChains] = e < kChains ? v[i] : op(acc[r][e % kChains], v[i]);
+  }
+#pragma unroll
+  for (int r = 0; r < 2; ++r) {
+#pragma unroll
+    for (int w = kChains / 2; w > 0; w /= 2)
+#pragma unroll
+      for (int c = 0; c < w; ++c) acc[r][c] = op(acc[r][c], acc[r][c + w]);
+    out[r] = acc[r][0];
+  }
+}
+
 // The new row max of the thread's two rows (quad-reduced) over the raw masked scores of
 // one block, in the scaled log2 domain, and the rescale factor of the old state. The
 // softmax scale is applied once per row (max over raw scores times scale: exact, since
 // scale > 0 and rounding is monotonic), then folded into the exp2's FFMA:
 // p = exp2(s * scale - base), base = the scaled row max (0 while a row has no valid key:
 // P = 0, nothing to rescale).
-template <int BN>
+template <int D, int BN>
 __device__ inline void row_stats(float const* s, float* m, float* factor, float* neg_base, float scale_log2) {
-  float mx[2] = {-INFINITY, -INFINITY};
-#pragma unroll
-  for (int i = 0; i < BN / 2; ++i) mx[(i / 2) % 2] = fmaxf(mx[(i / 2) % 2], s[i]);
+  float mx[2];
+  reduce_rows<BN, Dims<D>::kRowChains>(s, mx, [](float a, float b) { return fmaxf(a, b); });
 #pragma unroll
   for (int r = 0; r < 2; ++r) {
     mx[r] = fmaxf(mx[r], __shfl_xor_sync(0xffffffffu, mx[r], 1));
@@ -129,20 +154,20 @@ __device__ inline void row_stats(float const* s, float* m, float* factor, float*
 // OverlapSchedule): stats while the previous block's P V is still in flight (it touches
 // only the scores: mask, new row max, exp2 in place, the rescale factor), apply after that
 // P V retired (rescale O and the partial sums, P as bf16x2 pairs).
-template <int BN>
+template <int D, int BN>
 __device__ inline void softmax_stats(float* s, float* m, float* factor, float scale_log2) {
   float neg_base[2];
-  row_stats<BN>(s, m, factor, neg_base, scale_log2);
+  row_stats<D, BN>(s, m, factor, neg_base, scale_log2);
 #pragma unroll
   for (int i = 0; i < BN / 2; ++i) s[i] = fast_exp2(fmaf(s[i], scale_log2, neg_base[(i / 2) % 2]));
 }
 
 template <int D, int BN>
 __device__ inline void softmax_apply(float const* e, float* o, uint32_t* pa, float* l, float const* factor) {
+  float sum[2];
+  reduce_rows<BN, Dims<D>::kRowChains>(e, sum, [](float a, float b) { return a + b; });
 #pragma unroll
-  for (int r = 0; r < 2; ++r) l[r] *= factor[r];
-#pragma unroll
-  for (int i = 0; i < BN / 2; ++i) l[(i / 2) % 2] += e[i];
+  for (int r = 0; r < 2; ++r) l[r] = fmaf(l[r], factor[r], sum[r]);
 #pragma unroll
   for (int j = 0; j < BN / 4; ++j) pa[j] = ts::arch::pack_bf16x2(e[2 * j], e[2 * j + 1]);
 #pragma unroll
@@ -154,7 +179,7 @@ __device__ inline void softmax_apply(float const* e, float* o, uint32_t* pa, flo
 template <int D, int BN>
 __device__ inline void softmax(float* s, float* o, uint32_t* pa, float* m, float* l, float scale_log2) {
   float factor[2];
-  softmax_stats<BN>(s, m, factor, scale_log2);
+  softmax_stats<D, BN>(s, m, factor, scale_log2);
   softmax_apply<D, BN>(s, o, pa, l, factor);
 }
 
@@ -334,7 +359,7 @@ __device__ inline void softmax(Acc& a, ts::ProducerStage const& si, float const*
 template <class Acc>
 __device__ inline void softmax_stats(Acc& a, ts::ProducerStage const& si, float* sc) {
   mask_if_needed(a, si, sc);
-  dev::softmax_stats<Acc::BN>(sc, a.m, a.factor, a.plan.scale_log2);
+  dev::softmax_stats<Acc::kD, Acc::BN>(sc, a.m, a.factor, a.plan.scale_log2);
 }
 template <class Acc>
 __device__ inline void softmax_apply(Acc& a, float const* e) {

@@ -42,6 +42,10 @@ struct Dims {
   static constexpr int kBlockN = D == 256 ? 80 : 128;
   static constexpr int kStagesQ = 2;   // one Q block per warp group
   static constexpr int kStagesKV = D == 64 ? 3 : 2;  // K (V) blocks in flight
+  // Independent chains per row in the softmax's row max and row sum (dev::reduce_rows):
+  // eight at D = 64, whose softmax is the longest against its MMAs (+4.8 % at 4x32x4096x64
+  // against four), four elsewhere, where eight measured 1-3 % slower (H100, stop 36).
+  static constexpr int kRowChains = D == 64 ? 8 : 4;
   static constexpr int kBytesQ = kBlockM * D * 2;
   static constexpr int kBytesKV = kBlockN * D * 2;
 };
