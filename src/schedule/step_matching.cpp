@@ -17,4 +17,18 @@ int match_next_step(ir::ScheduleIR const& sched, int previous, SyncOp kind, int 
   return -1;
 }
 
+std::pair<int, int> loop_step_range(ir::ScheduleIR const& sched, int block) {
+  std::pair<int, int> range{-1, -1};
+  if (block < 0) return range;
+  for (auto const& s : sched.steps) {
+    if (s.block < 0) continue;
+    bool in = false;
+    for (int b = s.block; b >= 0 && !in; b = sched.blocks[b].parent) in = b == block;
+    if (!in) continue;
+    if (range.first < 0) range.first = s.id;
+    range.second = s.id;
+  }
+  return range;
+}
+
 }  // namespace ts

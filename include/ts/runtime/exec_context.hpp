@@ -40,6 +40,7 @@
 #include "ts/runtime/pipeline/state.hpp"
 #include "ts/runtime/pipeline_runtime.hpp"
 #include "ts/runtime/scheduler/checked.hpp"
+#include "ts/runtime/loop_hooks.hpp"
 #include "ts/schedule/runtime_value.hpp"
 #include "ts/schedule/unroll.hpp"
 
@@ -294,6 +295,12 @@ TS_UNROLL
       }
     }
   }
+  // Zero-cost unless the arch numbers steps by the IR (the CPU emulator; loop_hooks.hpp).
+  TS_HD void loop_edge(LoopKind kind, LoopEdge edge) {
+    if constexpr (HasLoopHooks<Arch>) arch_.on_loop(task_id_, kind, edge);
+    (void)kind;
+    (void)edge;
+  }
   template <int U, class F>
   TS_HD void run_domain_loop(long long start, long long end, long long step, F& body) {
     if (!lanes_started_) start_lanes(start, step);
@@ -302,6 +309,7 @@ TS_UNROLL
     // blocked that: 0.6x of the hand-written grid-stride copy on the H200).
     if (step > 0) domain_loop_dir<true, U>(start, end, step, body);
     else domain_loop_dir<false, U>(start, end, step, body);
+    loop_edge(LoopKind::Domain, LoopEdge::Exit);
   }
   template <bool Up, int U, class F>
   TS_HD void domain_loop_dir(long long start, long long end, long long step, F& body) {
@@ -320,6 +328,7 @@ TS_UNROLL
         for (int u = 0; u < U; ++u) {
           loop_offset_ = i + u * step;
           loop_last_ = i + (u + 1) * step >= end;
+          loop_edge(LoopKind::Domain, LoopEdge::Iteration);
           invoke_body(body, d);
           ++loop_count_;
           if (!live_) {
@@ -333,6 +342,7 @@ TS_UNROLL
     for (; Up ? i < end : i > end; i += step) {
       loop_offset_ = i;
       loop_last_ = Up ? i + step >= end : i + step <= end;
+      loop_edge(LoopKind::Domain, LoopEdge::Iteration);
       invoke_body(body, d);
       ++loop_count_;
       if (!live_) {  // break_loop(): leave the loop, resume after it
@@ -348,6 +358,7 @@ TS_UNROLL
       skip_ = skip(wq.get(), tile_);
       WorkTileLoop<Context> h(this, skip_);
       advanced_ = false;
+      loop_edge(LoopKind::WorkTile, LoopEdge::Iteration);
       invoke_body(body, h);
       // A body without its advance would loop on this tile for ever. The static check
       // S6.7.missing-queue-epilogue refuses such a schedule (an advance directly in the
@@ -363,6 +374,7 @@ TS_UNROLL
         arch_.fail("work_tile_loop body finished without get_and_advance_work_tile(): the loop would never end", w);
       }
     }
+    loop_edge(LoopKind::WorkTile, LoopEdge::Exit);
   }
 };
 

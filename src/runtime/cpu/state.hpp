@@ -9,6 +9,7 @@
 #include <functional>
 #include <map>
 #include <set>
+#include <utility>
 #include <memory>
 #include <string>
 #include <tuple>
@@ -59,6 +60,8 @@ struct Fiber {
   // Schedule position, for replay and for reports.
   int task = -1;
   int step = -1;
+  int match_from = -1;  // the next step is matched after this one (on_step, on_loop)
+  std::pair<int, int> loop_steps[2] = {{-2, -2}, {-2, -2}};  // domain / work-tile loop: loop_step_range, -2: not yet
   std::vector<long long> occurrences;  // per step id
   bool trigger_counted = false;        // PDL: launch_dependents issued or exited
   int trace_open = -1;                 // RunOptions::trace: index of this thread's open step

@@ -21,8 +21,8 @@ void Emulator::on_step(int task, int resource, SyncOp kind, char const* method) 
     auto const& sched = m->tasks[task].schedule;
     int n = int(sched.steps.size());
     if (f.occurrences.size() != size_t(n)) f.occurrences.assign(n, 0);
-    int id = match_next_step(sched, f.step, kind, resource, method ? method : "");
-    if (id >= 0) f.step = id;
+    int id = match_next_step(sched, f.match_from, kind, resource, method ? method : "");
+    if (id >= 0) f.step = f.match_from = id;
     // Replay: an event is in progress from the moment its first lane reaches the step
     // until that lane reaches its next step (the step, blocking included, has then
     // happened); sibling lanes of the same event pass while it is in progress.
@@ -81,6 +81,33 @@ void Emulator::Impl::replay_close(Fiber& f) {
   replay_owner = nullptr;
   ++replay_cursor;
   wake_all(replay_waiters);
+}
+
+// Where a loop iteration starts and where the loop ends (exec::LoopEdge): the next step
+// is matched from there, not from the last step the thread ran. With a guard that skipped
+// the loop's last steps, the forward search from inside the loop would take a step of the
+// same kind after the loop for the skipped one (a lagged release after a loop of one
+// iteration named the guarded release inside it). The edges do not say which loop: a
+// schedule has one work-tile loop, but inside it may run several domain loops one after
+// another (the ping-pong GEMM's producer); there the domain-loop edges are not used and
+// its steps are matched by program order alone, as before.
+void Emulator::on_loop(int task, exec::LoopKind kind, exec::LoopEdge edge) {
+  Impl& im = *impl_;
+  Fiber& f = im.fiber();
+  Model const* m = f.cta->kernel->spec.model;
+  if (!m || task < 0 || task >= int(m->tasks.size())) return;
+  int const k = kind == exec::LoopKind::Domain ? 0 : 1;
+  if (f.loop_steps[k].first == -2) {
+    auto const& sched = m->tasks[task].schedule;
+    int loops = 0;
+    for (auto const& b : sched.blocks) loops += b.kind == ir::BlockKind::DomainLoop;
+    f.loop_steps[k] = k == 1 ? loop_step_range(sched, sched.work_tile_loop)
+                      : loops == 1 ? loop_step_range(sched, sched.domain_loop)
+                                   : std::pair<int, int>{-1, -1};
+  }
+  auto const [first, last] = f.loop_steps[k];
+  if (first < 0) return;  // no loop of that kind, or no step in it
+  f.match_from = edge == exec::LoopEdge::Iteration ? first - 1 : last;
 }
 
 }  // namespace ts::cpu

@@ -62,6 +62,7 @@ struct CpuArch {
   [[noreturn]] void fail(char const* what, WaitSite const& s) { emu->fail(what, s); }
 
   void on_sync(int task, int resource, SyncOp op) { emu->on_step(task, resource, op, nullptr); }
+  void on_loop(int task, exec::LoopKind kind, exec::LoopEdge edge) { emu->on_loop(task, kind, edge); }
   template <auto M>
   void on_work(int task, int resource) {
     static std::string const name = member_name<M>();

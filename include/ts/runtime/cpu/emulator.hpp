@@ -96,6 +96,7 @@ class Emulator {
   float* tmem(uint32_t column, int lane);      // emulated tensor memory (128 lanes x columns)
   void smem_access(void const* p, std::size_t bytes, bool write);  // range + race check
   void on_step(int task, int resource, SyncOp kind, char const* method);  // a sync op, or SyncOp::Work
+  void on_loop(int task, exec::LoopKind kind, exec::LoopEdge edge);       // loop_hooks.hpp
   void yield();  // a scheduling point
   [[noreturn]] void fail(std::string const& what, WaitSite const& site);
   [[noreturn]] void fail(std::string const& what);
