@@ -261,6 +261,23 @@ std::vector<uint64_t> may_read(TaskProgram const& prog, ir::ScheduleIR const& ir
 
 }  // namespace
 
+// Cumulative commits (Pipe::commit_fenced_reads): the issuing release of UMMA-consumer
+// pipe P is a tcgen05.commit of task T, which completes after every MMA T issued before
+// it, so it also bounds T's reads of another ring R. Only plain rings on both sides (a
+// domain-lane or turn pipe's released reads do not end at a counted reacquire), and only
+// aliased R (its reads matter to aliasing races alone).
+static void mark_commit_fences(ProgramSet& ps) {
+  for (size_t p = 0; p < ps.pipes.size(); ++p) {
+    auto& fence = ps.pipes[p];
+    if (!fence.umma_consumer || fence.umma_release_slot < 0 || fence.lanes || fence.turns) continue;
+    for (size_t r = 0; r < ps.pipes.size(); ++r) {
+      auto const& read = ps.pipes[r];
+      if (r == p || !read.umma_consumer || !read.aliased || read.lanes || read.turns) continue;
+      if (read.umma_issuer == fence.umma_issuer) fence.commit_fenced_reads.push_back(static_cast<int>(r));
+    }
+  }
+}
+
 // Does a skipped tile run only local steps in every task (the part of the tile body
 // outside `skippable`, and the whole body of a task that never skips)? Then skipping a
 // tile removes nothing but local steps, and a run with skipped tiles is a run with
@@ -452,13 +469,15 @@ ProgramSet compile(Model const& m) {
     ps.steps.push_back(std::move(infos));
   }
   // The one task issuing an UMMA-consumer pipe's MMA reads (Pipe::umma_issuer) and, where
-  // it holds a releasing slot, that slot (Pipe::umma_release_slot).
+  // it holds a releasing slot, that slot (Pipe::umma_release_slot). Consumer work on such
+  // a pipe is an MMA reading its stage, aliased or not (a non-aliased pipe's issuer
+  // matters to the rings its commits fence, Pipe::commit_fenced_reads).
   for (size_t p = 0; p < ps.pipes.size(); ++p) {
     auto& pipe = ps.pipes[p];
     if (!pipe.umma_consumer) continue;
-    for (int t = 0; t < static_cast<int>(ps.steps.size()); ++t)
-      for (auto const& si : ps.steps[t])
-        if (si.effect == Effect::AliasWork && si.pipe == static_cast<int>(p) && !si.writes) {
+    for (int t = 0; t < nt; ++t)
+      for (auto const& s : m.tasks[t].schedule.steps)
+        if (s.kind == SyncOp::Work && s.resource == pipe.resource && s.role == WorkRole::Consumer) {
           pipe.umma_issuer = pipe.umma_issuer == -1 ? t : -2;
           break;
         }
@@ -515,6 +534,7 @@ ProgramSet compile(Model const& m) {
     p.slot_of_lane.assign(lanes.size(), -1);
     for (size_t c = 0; c < lanes.size(); ++c) p.slot_of_lane[lanes[c]] = static_cast<int>(c);
   }
+  mark_commit_fences(ps);
   split_unaligned_keys(m, ps);
   assign_length_classes(m, ps);
   ps.skipped_tiles_silent = ps.any_skippable && skipped_tiles_silent(ps);

@@ -9,6 +9,9 @@ Semantics::Semantics(Model const& m, ProgramSet const& ps, Config const& cfg) : 
   int nt = static_cast<int>(ps.tasks.size());
   lay_.tasks = nt;
   int w = nt * 4;
+  std::vector<bool> commit_fenced(ps.pipes.size(), false);
+  for (auto const& p : ps.pipes)
+    for (int r : p.commit_fenced_reads) commit_fenced[r] = true;
   for (auto const& p : ps.pipes) {
     lay_.pipe_off.push_back(w);
     int slots = static_cast<int>(p.consumers.size());
@@ -23,6 +26,8 @@ Semantics::Semantics(Model const& m, ProgramSet const& ps, Config const& cfg) : 
     bool poison_model = p.tma_fill_check && p.lanes == 0;
     lay_.fill_off.push_back(poison_model ? w : -1);
     if (poison_model) w += 2;
+    lay_.fence_off.push_back(commit_fenced[lay_.pipe_off.size() - 1] ? w : -1);
+    if (lay_.fence_off.back() >= 0) w += 1;
   }
   lay_.glob = w;
   w += kGlobWords;
@@ -155,7 +160,7 @@ bool Semantics::visible(uint16_t const* s, int t) const {
     default: break;
   }
   auto const& p = ps_.pipes[si.pipe];
-  if (p.aliased || p.split || p.turns || !p.fenced_reads.empty()) return true;
+  if (p.aliased || p.split || p.turns || !p.fenced_reads.empty() || !p.commit_fenced_reads.empty()) return true;
   int o = lay_.pipe_off[si.pipe];
   // Acquires and commits of a pipe whose producer side spans tasks do not commute (a
   // commit's outcome depends on the other task's acquire): never expanded alone.
@@ -299,7 +304,10 @@ void Semantics::successors(uint16_t const* s, int t, std::vector<uint16_t>& out,
       if (si.pipe >= 0) {
         if (si.writes && ps_.pipes[si.pipe].async_producer) b[po + 1] |= kAsyncHold;
         // A new read is not covered by an earlier accumulator commit.
-        if (!si.writes && ps_.pipes[si.pipe].umma_consumer) b[po + 1] = (b[po + 1] | kUmmaCur) & ~kUmmaFenced;
+        if (!si.writes && ps_.pipes[si.pipe].umma_consumer) {
+          b[po + 1] = (b[po + 1] | kUmmaCur) & ~kUmmaFenced;
+          if (int fo = lay_.fence_off[si.pipe]; fo >= 0) b[fo] = 0;  // nor by an earlier commit on another ring
+        }
       }
       break;
     case Effect::Acquire:
@@ -348,7 +356,7 @@ void Semantics::apply_credit(std::vector<uint16_t>& b, StepInfo const& si) const
       if (!ps_.pipes[si.pipe].reuse_at_write) check_reuse(b.data(), si.pipe, 0);
       if (ps_.pipes[si.pipe].tma_fill_check) fill_on_acquire(b.data(), si.pipe);  // empty_stages.cpp
       ++b[po];
-      end_umma_reads_on_reuse(b[po + 1], ps_.pipes[si.pipe].lanes > 0);
+      end_umma_reads_on_reuse(b.data(), si.pipe);
       break;
     case Effect::Commit:
       if (ps_.pipes[si.pipe].tma_fill_check) fill_on_commit(b.data(), si.pipe);  // empty_stages.cpp
@@ -380,6 +388,7 @@ void Semantics::apply_credit(std::vector<uint16_t>& b, StepInfo const& si) const
           if (f & kUmmaFenced) {
             f &= ~(kUmmaCur | kUmmaPending | kUmmaFenced);
             if (!ps_.pipes[r].lanes) set_high_byte(f, 0);  // no released read left to count down
+            if (int fo = lay_.fence_off[r]; fo >= 0) b[fo] = 0;
           }
         }
       break;
@@ -395,16 +404,31 @@ void Semantics::apply_credit(std::vector<uint16_t>& b, StepInfo const& si) const
       // Only the release of the slot issuing the MMAs (a tcgen05.commit, which completes
       // after every MMA its thread issued before it) bounds their reads; another slot's
       // release says nothing of them (Pipe::umma_release_slot).
-      if ((b[po + 1] & kUmmaCur) && c == ps_.pipes[si.pipe].umma_release_slot) {
-        b[po + 1] = (b[po + 1] & ~kUmmaCur) | kUmmaPending;
-        if (!ps_.pipes[si.pipe].lanes) {
-          // The MMA reads released here end when the producer reacquires this stage: after
-          // the acquires of every stage free now (this one last). Items acquired and not
-          // yet given back by this slot hold the other stages.
-          int outstanding = b[po] + (wait_release ? b[po + 2 + 2 * c] : 0) + owed;
-          int until = std::max(1, ps_.pipes[si.pipe].stages - outstanding);
-          set_high_byte(b[po + 1], std::max(high_byte(b[po + 1]), until));  // the newest read ends last
-        }
+      auto const& pipe = ps_.pipes[si.pipe];
+      if (c != pipe.umma_release_slot) break;
+      // The commit also comes after every MMA its task issued on the rings it fences
+      // (Pipe::commit_fenced_reads). On a pipe that is not aliased its own reads are not
+      // tracked, so the countdown to its reacquire runs for the fences alone.
+      bool fences = false;
+      for (int r : pipe.commit_fenced_reads)
+        fences |= (b[lay_.pipe_off[r] + 1] & (kUmmaCur | kUmmaPending)) != 0;
+      if (!(b[po + 1] & kUmmaCur) && !(fences && !pipe.aliased)) break;
+      b[po + 1] = (b[po + 1] & ~kUmmaCur) | kUmmaPending;
+      if (!pipe.lanes) {
+        // The MMA reads released here end when the producer reacquires this stage: after
+        // the acquires of every stage free now (this one last). Items acquired and not
+        // yet given back by this slot hold the other stages.
+        int outstanding = b[po] + (wait_release ? b[po + 2 + 2 * c] : 0) + owed;
+        int until = std::max(1, pipe.stages - outstanding);
+        set_high_byte(b[po + 1], std::max(high_byte(b[po + 1]), until));  // the newest read ends last
+      }
+      // The acquire that ends the read released here ends the fenced rings' reads too
+      // (an older fence, with no read since, covers them already). Only plain pipes fence
+      // (program.cpp, mark_commit_fences), so the countdown above ran.
+      for (int r : pipe.commit_fenced_reads) {
+        int fo = lay_.fence_off[r];
+        if ((b[lay_.pipe_off[r] + 1] & (kUmmaCur | kUmmaPending)) && b[fo] == 0)
+          b[fo] = static_cast<uint16_t>(si.pipe + 1);
       }
       break;
     }
@@ -418,11 +442,26 @@ void Semantics::apply_credit(std::vector<uint16_t>& b, StepInfo const& si) const
 // pipes count the acquires left in the flag word's high byte. Domain-lane pipes keep
 // their lane there, and an acquire of one lane's stage says nothing of another's reads:
 // their released reads stay open until a paired accumulator wait (conservative).
-void Semantics::end_umma_reads_on_reuse(uint16_t& flags, bool lanes) const {
-  if (lanes || !(flags & kUmmaPending)) return;
+//
+// Where this pipe's released read ends, so do the reads its issuing release fenced on
+// other rings (Pipe::commit_fenced_reads): that release's tcgen05.commit, which completes
+// after every earlier MMA of its task, has arrived on the stage now reacquired.
+void Semantics::end_umma_reads_on_reuse(uint16_t* b, int pipe) const {
+  uint16_t& flags = b[lay_.pipe_off[pipe] + 1];
+  if (ps_.pipes[pipe].lanes || !(flags & kUmmaPending)) return;
   int left = high_byte(flags) - 1;
   set_high_byte(flags, std::max(left, 0));
-  if (left <= 0) flags &= ~kUmmaPending;
+  if (left > 0) return;
+  flags &= ~kUmmaPending;
+  if (int fo = lay_.fence_off[pipe]; fo >= 0 && !(flags & kUmmaCur)) b[fo] = 0;  // no read left to fence
+  for (int r : ps_.pipes[pipe].commit_fenced_reads) {
+    int fo = lay_.fence_off[r];
+    if (b[fo] != pipe + 1) continue;
+    uint16_t& f = b[lay_.pipe_off[r] + 1];
+    f &= ~(kUmmaCur | kUmmaPending | kUmmaFenced);
+    set_high_byte(f, 0);  // no released read left to count down (plain rings only)
+    b[fo] = 0;
+  }
 }
 
 // A loop head over a lazily revealed count (the domain length of a loop slot, or the

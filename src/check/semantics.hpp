@@ -94,6 +94,11 @@ struct Layout {
   // or how many commits from now close a stage left without a copy when a newer one was
   // acquired (that commit will be an empty one). -1 for other pipes.
   std::vector<int> fill_off;
+  // Aliased UMMA-consumer pipes some other pipe's issuing release fences
+  // (Pipe::commit_fenced_reads): one word, 0, or 1 + the pipe whose release (a
+  // tcgen05.commit of the same task) came after every MMA read of this one so far. The
+  // acquire that ends that pipe's released read ends these too. -1 for other pipes.
+  std::vector<int> fence_off;
   int glob = 0, slots_off = 0, nslots = 1, dec_off = 0, ndec = 0;
   static int task_off(int t) { return t * 4; }
 };
@@ -168,7 +173,7 @@ class Semantics {
   // Credit ops one stage at a time: a warp-lane op (StepInfo::weight) is `weight` of them.
   bool credit_enabled(uint16_t const* s, StepInfo const& si) const;
   void apply_credit(std::vector<uint16_t>& b, StepInfo const& si) const;
-  void end_umma_reads_on_reuse(uint16_t& flags, bool lanes) const;
+  void end_umma_reads_on_reuse(uint16_t* b, int pipe) const;
   void lane_op(std::vector<uint16_t>& b, int t, StepInfo const& si) const;
   bool lanes_enabled(uint16_t const* s, int t, StepInfo const& si) const;
   long long skip_count(StepInfo const& si) const;

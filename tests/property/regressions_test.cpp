@@ -649,3 +649,57 @@ TEST(Regression, ReplayHoldsTasksTheRunNeverStarts) {
 }
 
 }  // namespace
+
+namespace {
+using namespace prop::build;
+
+// Checker false alarm (found by AliasedMma.CounterexamplesReplayToTheSameFailure, seed
+// 12379131040049138754, stop 36): T1's MMA on m0's stage 0 (iteration 0) is followed by
+// its MMA on m3 and m3's release, a tcgen05.commit that completes only after every MMA T1
+// issued before it. T0's acquire of m3 (iteration 1) waits for that commit, then T0 fills
+// m0's stage 1, and T1's scribble of m1 (aliased with m0) in iteration 2 waits on that
+// stage: the read is over. The checker ended the m0 read only when m0's own stage was
+// reacquired and reported a race the emulator's clocks order. Now a release that is a
+// commit of the task issuing an aliased ring's MMAs fences that ring's reads so far, and
+// the acquire that proves the commit complete ends them (docs/checker.md, "Access
+// windows").
+Program commit_on_another_ring(int m3_stages) {
+  Program p;
+  p.mem[0] = MemSpec{PipeKind::TmaUmma, 2, 1, 0, false};
+  p.mem[1].alias_group = 1;
+  p.mem[1].alias_phase = 1;
+  p.mem[2] = MemSpec{PipeKind::TmaUmma, 1, -1, 0, false};
+  p.mem[3] = MemSpec{PipeKind::TmaUmma, m3_stages, -1, 0, false};
+  p.loop = LoopKind::RuntimeDomain;
+  p.length = 4;
+  p.tasks.resize(2);
+  p.tasks[0].body = {every(2, 0, {op(Op::Acquire, 0), op(Op::TmaCopy, 0), op(Op::Commit, 0)}),
+                     op(Op::Wait, 2), op(Op::Mma, 2), op(Op::Release, 2),
+                     op(Op::Acquire, 3), op(Op::TmaCopy, 3), op(Op::Commit, 3)};
+  p.tasks[1].body = {every(2, 0, {op(Op::Wait, 0), op(Op::Scribble, 1), op(Op::Mma, 0), op(Op::Release, 0)}),
+                     op(Op::Acquire, 2), op(Op::TmaCopy, 2), op(Op::Commit, 2),
+                     op(Op::Wait, 3), op(Op::Mma, 3), op(Op::Release, 3)};
+  return p;
+}
+
+TEST(Regression, AnMmaCommitOnAnotherRingEndsTheSameThreadsEarlierMmaReads) {
+  auto p = commit_on_another_ring(1);
+  EXPECT_EQ(emulated_kind(p), "");
+  for (bool reduction : {true, false}) {
+    auto v = check(model_of(p), reduction);
+    EXPECT_EQ(v.verdict, ts::Verdict::SafeAllK) << v.report;
+  }
+}
+
+// Near miss: with two stages in m3, T0's acquire of m3 in iteration 1 takes the stage
+// never used and waits for no commit; the one that waits for iteration 0's commit is
+// iteration 2's, after T0 has filled m0's stage 1 that T1's scribble waits on. The
+// scribble is not ordered after the read.
+TEST(Regression, AnMmaCommitNotYetWaitedEndsNothing) {
+  auto p = commit_on_another_ring(2);
+  std::string checker_kind;
+  EXPECT_EQ(replayed_kind(p, &checker_kind), "race");
+  EXPECT_EQ(checker_kind, "race");
+}
+
+}  // namespace

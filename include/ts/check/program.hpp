@@ -132,6 +132,11 @@ struct Pipe {
   // commits: tcgen05.commit completes after every MMA issued before it, so a wait on that
   // commit proves those reads done (SPEC S7.3's paired accumulator wait).
   std::vector<int> fenced_reads;  // UMMA-consumer pipes whose reads this pipe's commits fence
+  // UMMA-consumer pipe whose issuing slot's release is a tcgen05.commit: it completes
+  // after every MMA its task issued before it, on any ring. `commit_fenced_reads` lists
+  // the other aliased UMMA-consumer pipes that task issues all MMAs of; the acquire that
+  // ends this pipe's released read proves the commit complete, and so ends theirs.
+  std::vector<int> commit_fenced_reads;
   bool aliased = false;
   bool split = false;             // a WaitOnly or ReleaseOnly slot: its credit ops do not
                                   // commute with the others' (early release, stage reuse)
