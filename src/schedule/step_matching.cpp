@@ -1,5 +1,7 @@
 #include "ts/schedule/step_matching.hpp"
 
+#include <algorithm>
+
 namespace ts {
 
 int match_next_step(ir::ScheduleIR const& sched, int previous, SyncOp kind, int resource, char const* method,
@@ -22,9 +24,8 @@ std::pair<int, int> loop_step_range(ir::ScheduleIR const& sched, int block) {
   if (block < 0) return range;
   for (auto const& s : sched.steps) {
     if (s.block < 0) continue;
-    bool in = false;
-    for (int b = s.block; b >= 0 && !in; b = sched.blocks[b].parent) in = b == block;
-    if (!in) continue;
+    auto const enclosing = ir::enclosing_blocks(sched, s.block);
+    if (std::find(enclosing.begin(), enclosing.end(), block) == enclosing.end()) continue;
     if (range.first < 0) range.first = s.id;
     range.second = s.id;
   }

@@ -61,7 +61,6 @@ struct Fiber {
   int task = -1;
   int step = -1;
   int match_from = -1;  // the next step is matched after this one (on_step, on_loop)
-  std::pair<int, int> loop_steps[2] = {{-2, -2}, {-2, -2}};  // domain / work-tile loop: loop_step_range, -2: not yet
   std::vector<long long> occurrences;  // per step id
   bool trigger_counted = false;        // PDL: launch_dependents issued or exited
   int trace_open = -1;                 // RunOptions::trace: index of this thread's open step
@@ -148,6 +147,13 @@ struct Kernel {
   int triggered = 0;  // CTAs that ran launch_dependents in every thread, exited or were canceled
   bool complete() const { return finished == spec.grid_blocks; }
   std::vector<Fiber*> pdl_waiters;
+  // Per task, the first and last step of its domain loop and of its work-tile loop
+  // (Emulator::on_loop; ts::loop_step_range), filled at the task's first loop edge.
+  struct LoopSteps {
+    bool known = false;
+    std::pair<int, int> range[2];  // domain, work tile; {-1, -1}: no such loop or no step in it
+  };
+  std::vector<LoopSteps> loop_steps;
 };
 
 struct AsyncOp {

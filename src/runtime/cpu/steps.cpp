@@ -96,16 +96,18 @@ void Emulator::on_loop(int task, exec::LoopKind kind, exec::LoopEdge edge) {
   Fiber& f = im.fiber();
   Model const* m = f.cta->kernel->spec.model;
   if (!m || task < 0 || task >= int(m->tasks.size())) return;
-  int const k = kind == exec::LoopKind::Domain ? 0 : 1;
-  if (f.loop_steps[k].first == -2) {
+  auto& cache = f.cta->kernel->loop_steps;
+  if (cache.size() != m->tasks.size()) cache.assign(m->tasks.size(), {});
+  auto& steps = cache[task];
+  if (!steps.known) {
     auto const& sched = m->tasks[task].schedule;
     int loops = 0;
     for (auto const& b : sched.blocks) loops += b.kind == ir::BlockKind::DomainLoop;
-    f.loop_steps[k] = k == 1 ? loop_step_range(sched, sched.work_tile_loop)
-                      : loops == 1 ? loop_step_range(sched, sched.domain_loop)
-                                   : std::pair<int, int>{-1, -1};
+    steps.range[0] = loops == 1 ? loop_step_range(sched, sched.domain_loop) : std::pair<int, int>{-1, -1};
+    steps.range[1] = loop_step_range(sched, sched.work_tile_loop);
+    steps.known = true;
   }
-  auto const [first, last] = f.loop_steps[k];
+  auto const [first, last] = steps.range[kind == exec::LoopKind::Domain ? 0 : 1];
   if (first < 0) return;  // no loop of that kind, or no step in it
   f.match_from = edge == exec::LoopEdge::Iteration ? first - 1 : last;
 }
