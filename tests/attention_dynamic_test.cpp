@@ -14,6 +14,7 @@
 #include "attention/attention_host.hpp"
 #include "attention/attention_shared.hpp"
 #include "attention_model_problem.hpp"
+#include "attention/schedule_choice.hpp"
 #include "cpu_test_util.hpp"
 #include "ts/check/checker.hpp"
 #include "ts/runtime/kernel_params.hpp"
@@ -102,6 +103,41 @@ TEST(AttentionDynamicModel, GlobalCounterIsProvedForEveryScheduleAndHeadDim) {
   expect_proved<64, kOverlap>(g);
   expect_proved<128, kOverlap>(g);
   expect_proved<256, kOverlap>(g);
+}
+
+// The library's mode -1 (bench/attention/schedule_choice.hpp) must land on a schedule this
+// file proves: the overlapped one, under the scheduler the table names, at every head dim.
+template <int D>
+void expect_choice_proved(bool causal) {
+  int const mode = bench_attn::choose_mode(D, causal);
+  std::string const where = "D=" + std::to_string(D) + (causal ? " causal" : "") + " mode " + std::to_string(mode);
+  ASSERT_TRUE(bench_attn::valid_mode(mode) && mode != bench_attn::kAuto) << where;
+  ASSERT_EQ(mode & 7, bench_attn::kOverlap) << where;
+  EXPECT_EQ(bench_attn::resolve_mode(bench_attn::kAuto, D, causal), mode) << where;
+  if (mode & bench_attn::kDynamic) {
+    expect_proved<D, kOverlap>(ts::GlobalCounterScheduler{});
+  } else {
+    std::vector<attn::QBlock> blocks;
+    auto p = model_problem<D>(blocks, true);
+    auto rep = make<D, kOverlap>(p, ts::StaticScheduler{}, quiet()).print_and_verify();
+    EXPECT_EQ(rep.verdict, ts::Verdict::SafeAllK) << where;
+  }
+}
+
+TEST(AttentionDynamicModel, TheLibrarysPerShapeChoiceIsAProvedSchedule) {
+  // The measured table (bench/RESULTS.md, stop 38): dynamic for non-causal head dim 64 only.
+  EXPECT_EQ(bench_attn::choose_mode(64, false), bench_attn::kOverlap + bench_attn::kDynamic);
+  for (int d : {64, 128, 256}) EXPECT_EQ(bench_attn::choose_mode(d, true), bench_attn::kOverlap) << d;
+  for (int d : {128, 256}) EXPECT_EQ(bench_attn::choose_mode(d, false), bench_attn::kOverlap) << d;
+  for (bool causal : {false, true}) {
+    expect_choice_proved<64>(causal);
+    expect_choice_proved<128>(causal);
+    expect_choice_proved<256>(causal);
+  }
+  // Explicit modes pass through; only 0-2 (+ 8) and -1 are modes.
+  EXPECT_EQ(bench_attn::resolve_mode(9, 64, false), 9);
+  for (int m : {-1, 0, 1, 2, 8, 9, 10}) EXPECT_TRUE(bench_attn::valid_mode(m)) << m;
+  for (int m : {-2, 3, 7, 11, 16, 18}) EXPECT_FALSE(bench_attn::valid_mode(m)) << m;
 }
 
 TEST(AttentionDynamicModel, ClusterLaunchControlIsProvedForTheSharedSchedules) {

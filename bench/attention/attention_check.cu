@@ -4,7 +4,8 @@
 //   ts_attention_check D hq hkv causal run many N L            N sequences of L tokens
 // TS_ATTN_SHARED=<mode> in the environment picks the schedule (ts_attention.cuh): 0 (or
 // unset) the pair one, 1 the shared-K/V one, 2 shared-K/V with intra-warpgroup overlap;
-// mode + 8 (8, 9, 10) the same under the dynamic global-counter scheduler. The run is
+// mode + 8 (8, 9, 10) the same under the dynamic global-counter scheduler; -1 the library's
+// per-shape choice (schedule_choice.hpp; the line names the mode chosen). The run is
 // launched twice, the second time over NaN-filled outputs, so a dynamic plan also shows that
 // its counter is reset per launch (a second launch from a spent counter would write nothing).
 #include <cstdio>
@@ -19,7 +20,8 @@ namespace {
 template <int D>
 int run(attn::Shape s, bool check) {
   char const* env = std::getenv("TS_ATTN_SHARED");
-  int const mode = env ? std::atoi(env) : 0;
+  int const asked = env ? std::atoi(env) : 0;
+  int const mode = bench_attn::resolve_mode(asked, D, s.causal);  // the host reference needs the block size
   bool const shared = (mode & 7) != 0;
   attn::HostAttention<D> h(s, 42, shared);
   void *q, *k, *v, *o;
@@ -35,7 +37,7 @@ int run(attn::Shape s, bool check) {
   cuda_check(cudaMemcpy(v, h.v.data(), h.v.size() * 2, cudaMemcpyHostToDevice), "copy v");
   cuda_check(cudaMemcpy(o, h.o.data(), h.o.size() * 2, cudaMemcpyHostToDevice), "copy o (NaN)");
   cuda_check(cudaMemcpy(lse, h.lse.data(), h.lse.size() * 4, cudaMemcpyHostToDevice), "copy lse (NaN)");
-  auto r = bench_attn::prepare(s, q, k, v, o, lse, bench_attn::sm_count(), false, mode);
+  auto r = bench_attn::prepare(s, q, k, v, o, lse, bench_attn::sm_count(), false, asked);
   r->launch(0);
   cuda_check(cudaDeviceSynchronize(), "kernel");
   if (check) {  // again, from NaN outputs: the second launch must redo every tile
@@ -47,8 +49,9 @@ int run(attn::Shape s, bool check) {
   cuda_check(cudaMemcpy(h.o.data(), o, h.o.size() * 2, cudaMemcpyDeviceToHost), "copy o back");
   cuda_check(cudaMemcpy(h.lse.data(), lse, h.lse.size() * 4, cudaMemcpyDeviceToHost), "copy lse back");
   char const* const names[] = {"", "_shared", "_overlap"};
-  std::printf("attention%s%s D=%d hq=%d hkv=%d causal=%d seqs=%zu tokens=%d tiles=%d grid=%d: ", names[mode & 7],
-              (mode & bench_attn::kDynamic) ? "_dynamic" : "", D, s.hq, s.hkv, int(s.causal), s.cu_seqlens.size() - 1, h.tokens, r->pairs, r->grid);
+  std::printf("attention%s%s%s D=%d hq=%d hkv=%d causal=%d seqs=%zu tokens=%d tiles=%d grid=%d: ",
+              asked == bench_attn::kAuto ? "_auto=" : "", names[r->mode & 7],
+              (r->mode & bench_attn::kDynamic) ? "_dynamic" : "", D, s.hq, s.hkv, int(s.causal), s.cu_seqlens.size() - 1, h.tokens, r->pairs, r->grid);
   if (!check) {
     std::printf("ran\n");
     return 0;

@@ -1,8 +1,8 @@
 // C entry points of the TS attention kernel for the Python bench (ctypes; no torch
 // dependency): create a verified plan for one shape (mode 0: the pair schedule, 1: the
 // shared-K/V schedule, 2: shared-K/V with intra-warpgroup overlap; + 8: the same under the
-// dynamic global-counter scheduler, whose counter each ts_attn_run zeroes on its stream)
-// over caller-owned buffers, launch it on a stream, destroy it. Errors come back as text.
+// dynamic global-counter scheduler, whose counter each ts_attn_run zeroes on its stream;
+// -1: chosen per shape, schedule_choice.hpp) over caller-owned buffers, launch it on a stream, destroy it. Errors come back as text.
 #include <cstring>
 #include <vector>
 
@@ -30,6 +30,12 @@ int ts_attn_run(void* plan, void* stream) {
 }
 
 int ts_attn_pairs(void* plan) { return static_cast<bench_attn::Runner*>(plan)->pairs; }
+
+int ts_attn_mode(void* plan) { return static_cast<bench_attn::Runner*>(plan)->mode; }
+
+int ts_attn_resolve_mode(int mode, int head_dim, int causal) {
+  return bench_attn::resolve_mode(mode, head_dim, causal != 0);
+}
 
 void ts_attn_destroy(void* plan) { delete static_cast<bench_attn::Runner*>(plan); }
 }

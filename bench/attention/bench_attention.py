@@ -20,9 +20,10 @@ lengths (sum of 4 H L^2 D, half when causal). Beside it, ts_attention.forward (t
 extension, plan cache and checks included) against the raw launch: `ext ...` lines with
 GPU time per call (back to back), host time per call (launch cost, not waited for) and the
 wall time of one call that misses the plan cache.
-Usage: bench_attention.py <path to libts_attention.so> [quick|full|varlen, comma-separated; default full] [modes, e.g. 2,1,0]
+Usage: bench_attention.py <path to libts_attention.so> [quick|full|varlen, comma-separated; default full] [modes, e.g. -1,2,10; default -1]
 (mode 0: the pair schedule, 1: shared-K/V, 2: shared-K/V with intra-warpgroup overlap; + 8:
-the same under the dynamic global-counter scheduler; any other value is passed to the
+the same under the dynamic global-counter scheduler; -1: the library's per-shape choice, lines
+attention_auto, an `auto <size>: the library chose m<mode>` line each; any other value is passed to the
 library as is and its lines are named attention_m<mode>)
 BENCH_REFS (a comma-separated subset of cudnn,flash) times only those references.
 Two environment variables narrow or widen a run (quick/full): BENCH_SHAPES, a comma-separated
@@ -32,6 +33,10 @@ bench/attention/ts_attention.cuh: blocks, lpt, sec<MB>), runs each shape once pe
 TS_ATTN_ORDER set while its plan is made, its lines named attention<mode tag>@<order>;
 BENCH_STORES likewise, a list of O store paths (TS_ATTN_STORE values: tma, regs), lines
 named attention<mode tag>@<store> (after @<order> when both are given).
+BENCH_AB=1 times the modes of a shape together (each planned over its own O, checked, then
+shuffled into the same rounds as cuDNN and flash) and adds, per shape,
+  ab attention size=<tag> m<mode>=<TFLOP/s> ... unit=TFLOP/s best=m<mode> margin=<best/worst>
+the data behind the library's per-shape choice (mode -1, ts_attention.cuh choose_mode).
 """
 import ctypes
 import math
@@ -60,6 +65,7 @@ class Lib:
             [ctypes.c_char_p, ctypes.c_int]
         self.l.ts_attn_run.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
         self.l.ts_attn_destroy.argtypes = [ctypes.c_void_p]
+        self.l.ts_attn_mode.argtypes = [ctypes.c_void_p]
 
     def plan(self, q, k, v, o, lse, cu, hq, hkv, d, causal, shared):
         arr = (ctypes.c_int * len(cu))(*cu)
@@ -128,7 +134,7 @@ def timed(fns):
     return {n: statistics.median(v) for n, v in t.items()}
 
 
-TAGS = {0: "", 1: "_shared", 2: "_overlap", 8: "_dynamic", 9: "_shared_dynamic", 10: "_overlap_dynamic"}
+TAGS = {-1: "_auto", 0: "", 1: "_shared", 2: "_overlap", 8: "_dynamic", 9: "_shared_dynamic", 10: "_overlap_dynamic"}
 
 
 def tag(mode):
@@ -149,63 +155,82 @@ def parse_shape(spec):
 
 
 def run_shape(lib, B, H, S, D, causal, hkv=None, cu=None, shared=0):
+    """One shape: each mode in shared (an int, or a list timed together in the same rounds) is
+    planned over its own O and LSE, run once and checked; then TS, cuDNN and flash are timed."""
+    modes = shared if isinstance(shared, list) else [shared]
     hkv = hkv or H
     torch.manual_seed(B * 1000003 + H * 1009 + S + D + int(causal))
     q4 = torch.randn(B, H, S, D, device="cuda", dtype=torch.bfloat16)
     k4 = torch.randn(B, hkv, S, D, device="cuda", dtype=torch.bfloat16)
     v4 = torch.randn(B, hkv, S, D, device="cuda", dtype=torch.bfloat16)
     qp, kp, vp = (x.transpose(1, 2).contiguous() for x in (q4, k4, v4))  # [B,S,H,D] = packed [tokens][H][D]
-    o = torch.full((B * S, H, D), float("nan"), device="cuda", dtype=torch.bfloat16)
-    lse = torch.full((H, B * S), float("nan"), device="cuda", dtype=torch.float32)
     cu = cu or [i * S for i in range(B + 1)]
-    plan = lib.plan(qp, kp, vp, o, lse, cu, H, hkv, D, causal, shared)
-    stream = torch.cuda.current_stream().cuda_stream
-    ts_run = lambda: lib.l.ts_attn_run(plan, stream)
-    ts_run()
-    torch.cuda.synchronize()
     name = f"{B}x{H}x{S}x{D}{'c' if causal else ''}" + ("" if hkv == H else f"g{hkv}")
     enable_gqa = hkv != H
     with sdpa_kernel([SDPBackend.CUDNN_ATTENTION]):
         ref = F.scaled_dot_product_attention(q4, k4, v4, is_causal=causal, enable_gqa=enable_gqa)
+    stream = torch.cuda.current_stream().cuda_stream
+    plans, fns = [], {}
+    try:
+        for mode in modes:
+            o = torch.full((B * S, H, D), float("nan"), device="cuda", dtype=torch.bfloat16)
+            lse = torch.full((H, B * S), float("nan"), device="cuda", dtype=torch.float32)
+            plans.append(lib.plan(qp, kp, vp, o, lse, cu, H, hkv, D, causal, mode))
+            if mode < 0:
+                print(f"auto {name}: the library chose m{lib.l.ts_attn_mode(plans[-1])}")
+            run = (lambda h: lambda: lib.l.ts_attn_run(h, stream))(plans[-1])
+            run()
+            torch.cuda.synchronize()
+            if not check_shape(q4, k4, v4, ref, o, lse, B, H, S, D, hkv, causal, name, mode):
+                return
+            fns["ts" if len(modes) == 1 else f"ts{tag(mode)}"] = run
+        flops = 4.0 * B * H * S * S * D * (0.5 if causal else 1.0)
+
+        def sdpa(backend):
+            def f():
+                with sdpa_kernel([backend]):
+                    F.scaled_dot_product_attention(q4, k4, v4, is_causal=causal, enable_gqa=enable_gqa)
+            return f
+
+        fns["cudnn"] = sdpa(SDPBackend.CUDNN_ATTENTION)
+        if not enable_gqa:
+            fns["flash"] = sdpa(SDPBackend.FLASH_ATTENTION)
+        refs = [r for r in os.environ.get("BENCH_REFS", "").split(",") if r]  # e.g. BENCH_REFS=cudnn: A/B runs
+        if refs:
+            fns = {n: f for n, f in fns.items() if n.startswith("ts") or n in refs}
+        with Clock() as clk:
+            t = timed(fns)
+        tf = {n: flops / (ms * 1e-3) / 1e12 for n, ms in t.items()}
+        ts_names = [n for n in fns if n.startswith("ts")]
+        for mode, n_ts in zip(modes, ts_names):
+            for ref_name in [n for n in fns if not n.startswith("ts")]:
+                print(f"bench attention{tag(mode)} size={name} ts={tf[n_ts]:.1f} ref={tf[ref_name]:.1f} "
+                      f"ref_name={ref_name} unit=TFLOP/s ratio={tf[n_ts] / tf[ref_name]:.3f}")
+        if len(modes) > 1:  # the schedules side by side, from the same rounds
+            best = max(zip(modes, ts_names), key=lambda m: tf[m[1]])
+            print(f"ab attention size={name} " + " ".join(f"m{m}={tf[n]:.1f}" for m, n in zip(modes, ts_names)) +
+                  f" unit=TFLOP/s best=m{best[0]} margin={tf[best[1]] / min(tf[n] for n in ts_names):.3f}")
+        print(f"clock {name} sm_mhz {clk.text()} ms " + " ".join(f"{n}={t[n]:.3f}" for n in fns))
+    finally:
+        for h in plans:
+            lib.l.ts_attn_destroy(h)
+
+
+def check_shape(q4, k4, v4, ref, o, lse, B, H, S, D, hkv, causal, name, mode):
+    """TS's O and LSE against float32 on the first and last (batch, head) and against cuDNN everywhere."""
     o4 = o.view(B, S, H, D).transpose(1, 2)
     ok = bool(torch.isfinite(o4).all())
-    worst = 0.0
     for b, h in ((0, 0), (B - 1, H - 1)):
         r, rl = reference_head(q4, k4, v4, b, h, h // (H // hkv), causal)
         e_ts = (o4[b, h].float() - r).abs().max().item()
         e_ref = (ref[b, h].float() - r).abs().max().item()
         e_lse = (lse[h, b * S:(b + 1) * S] - rl).abs().max().item()
-        worst = max(worst, e_ts)
         ok &= e_ts <= 2 * e_ref + 2e-3 and e_lse <= 1e-3 * (1 + rl.abs().max().item())
-        print(f"check{tag(shared)} {name} b={b} h={h}: max|ts-f32|={e_ts:.2e} max|cudnn-f32|={e_ref:.2e} max|lse-f32|={e_lse:.2e}")
+        print(f"check{tag(mode)} {name} b={b} h={h}: max|ts-f32|={e_ts:.2e} max|cudnn-f32|={e_ref:.2e} max|lse-f32|={e_lse:.2e}")
     d_all = (o4.float() - ref.float()).abs().max().item()
     ok &= d_all <= 3e-2
-    print(f"check{tag(shared)} {name}: max|ts-cudnn| over all of O = {d_all:.2e} -> {'PASS' if ok else 'FAIL'}")
-    if not ok:
-        lib.l.ts_attn_destroy(plan)
-        return
-    flops = 4.0 * B * H * S * S * D * (0.5 if causal else 1.0)
-
-    def sdpa(backend):
-        def f():
-            with sdpa_kernel([backend]):
-                F.scaled_dot_product_attention(q4, k4, v4, is_causal=causal, enable_gqa=enable_gqa)
-        return f
-
-    fns = {"ts": ts_run, "cudnn": sdpa(SDPBackend.CUDNN_ATTENTION)}
-    if not enable_gqa:
-        fns["flash"] = sdpa(SDPBackend.FLASH_ATTENTION)
-    refs = [r for r in os.environ.get("BENCH_REFS", "").split(",") if r]  # e.g. BENCH_REFS=cudnn: A/B runs
-    if refs:
-        fns = {n: f for n, f in fns.items() if n == "ts" or n in refs}
-    with Clock() as clk:
-        t = timed(fns)
-    tf = {n: flops / (ms * 1e-3) / 1e12 for n, ms in t.items()}
-    for ref_name in [n for n in fns if n != "ts"]:
-        print(f"bench attention{tag(shared)} size={name} ts={tf['ts']:.1f} ref={tf[ref_name]:.1f} ref_name={ref_name} "
-              f"unit=TFLOP/s ratio={tf['ts'] / tf[ref_name]:.3f}")
-    print(f"clock {name} sm_mhz {clk.text()} ms ts={t['ts']:.3f} " + " ".join(f"{n}={t[n]:.3f}" for n in fns if n != "ts"))
-    lib.l.ts_attn_destroy(plan)
+    print(f"check{tag(mode)} {name}: max|ts-cudnn| over all of O = {d_all:.2e} -> {'PASS' if ok else 'FAIL'}")
+    return ok
 
 
 VARLEN_TOKENS, VARLEN_H, VARLEN_D = 16384, 16, 128
@@ -366,11 +391,11 @@ def main():
     what = set((sys.argv[2] if len(sys.argv) > 2 else "full").split(","))
     print(f"device {torch.cuda.get_device_name()} torch {torch.__version__} cudnn {torch.backends.cudnn.version()}")
     shapes = SHAPES if "full" in what else SHAPES[:2]
-    modes = [int(m) for m in sys.argv[3].split(",")] if len(sys.argv) > 3 else [2, 1, 0]
+    modes = [int(m) for m in sys.argv[3].split(",")] if len(sys.argv) > 3 else [-1]
     if what & {"quick", "full"} and os.environ.get("BENCH_SHAPES"):
         orders = [o for o in os.environ.get("BENCH_ORDERS", "").split(",") if o] or [None]
         stores = [o for o in os.environ.get("BENCH_STORES", "").split(",") if o] or [None]
-        for shared in modes:
+        for shared in ([modes] if os.environ.get("BENCH_AB") else modes):
             for spec in os.environ["BENCH_SHAPES"].split(","):
                 B, H, S, D, causal, hkv = parse_shape(spec)
                 for order in orders:
@@ -382,7 +407,7 @@ def main():
                         os.environ.pop("TS_ATTN_ORDER", None)
                         os.environ.pop("TS_ATTN_STORE", None)
     elif what & {"quick", "full"}:
-        for shared in modes:  # bench attention_overlap / attention_shared / attention lines
+        for shared in ([modes] if os.environ.get("BENCH_AB") else modes):  # attention_overlap/... lines
             for causal in (False, True):
                 for (B, H, S, D) in shapes:
                     run_shape(lib, B, H, S, D, causal, shared=shared)

@@ -7,7 +7,7 @@
 # `all` may not fit one 10-minute device call with every mode: run checks, bench, san as
 # three calls (bench and san skip the checks). MODES_CHECK, MODES_BENCH, MODES_SAN choose
 # the schedules: 0 pair, 1 shared-K/V, 2 overlap; + 8 under the dynamic global-counter
-# scheduler (8, 9, 10).
+# scheduler (8, 9, 10); -1 the library's per-shape choice (the bench's default).
 cd "$(dirname "$0")"
 OUT=${OUT:-out}
 stage=${1:-all}
@@ -18,7 +18,7 @@ if [ "$stage" = all ] || [ "$stage" = checks ]; then
   ok=1
   while read -r args; do
     timeout 60 ./ts_attention_check $args || ok=0
-    for mode in ${MODES_CHECK:-1 2 8 9 10}; do TS_ATTN_SHARED=$mode timeout 60 ./ts_attention_check $args || ok=0; done
+    for mode in ${MODES_CHECK:-1 2 8 9 10 -1}; do TS_ATTN_SHARED=$mode timeout 60 ./ts_attention_check $args || ok=0; done
   done <<'LIST' 2>&1
 64 2 2 0 check 256
 64 2 2 1 check 256
@@ -34,7 +34,7 @@ LIST
   [ "$ok" = 1 ] || exit 1
 fi
 if [ "$stage" = all ] || [ "$stage" = bench ]; then
-  timeout ${BENCH_TIMEOUT:-560} python3 bench_attention.py ./libts_attention.so ${BENCH_SIZE:-full} ${MODES_BENCH:-10,2,9,1} 2>&1 | tee $OUT/bench.log
+  timeout ${BENCH_TIMEOUT:-560} python3 bench_attention.py ./libts_attention.so ${BENCH_SIZE:-full} ${MODES_BENCH:--1} 2>&1 | tee $OUT/bench.log
 fi
 if [ "$stage" = all ] || [ "$stage" = san ]; then
   # SAN_DIMS: the head dims to run (default 64 and 256: at 256 the shared-K/V shape has one

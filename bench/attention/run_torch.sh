@@ -7,8 +7,9 @@
 #   cp build-pic/bench/attention/libts_attention.so bench/attention/ && bench/attention/run_torch.sh
 #   LIB=$PWD/build-pic/bench/attention/libts_attention.so bench/attention/run_torch.sh
 # MODES_TEST / MODES_BENCH choose the schedules (comma-separated; 0 pair, 1 shared-K/V,
-# 2 overlap, or any value the library takes). Logs under $OUT. Expected about 2-3 minutes;
-# the timeouts add up to 330 s (360 s with the kill grace).
+# 2 overlap, + 8 dynamic, -1 the library's choice, or any value the library takes; default:
+# -1 and 10 for the test, -1 for the bench). Logs under $OUT. Expected about 2-3 minutes;
+# the timeouts add up to 380 s (410 s with the kill grace).
 cd "$(dirname "$0")" || exit 1
 OUT=${OUT:-out}
 mkdir -p "$OUT"
@@ -33,7 +34,7 @@ echo "build rc=$rc in $((SECONDS - start)) s (log: $OUT/build.log)"
 
 if [ $rc = 0 ]; then
   start=$SECONDS
-  timeout -k 10 100 python3 test_torch_ext.py "$LIB" "${MODES_TEST:-1,0}" 2>&1 | tee "$OUT/test.log"
+  timeout -k 10 150 python3 test_torch_ext.py "$LIB" "${MODES_TEST:--1,10}" 2>&1 | tee "$OUT/test.log"
   trc=${PIPESTATUS[0]}
   echo "test rc=$trc in $((SECONDS - start)) s"
   [ "$trc" = 0 ] || ok=0
@@ -41,7 +42,7 @@ fi
 
 # The bench runs even if the extension failed: it then times the raw plan alone (ext unavailable).
 start=$SECONDS
-timeout -k 10 110 python3 bench_attention.py "$LIB" varlen "${MODES_BENCH:-1,0}" 2>&1 | tee "$OUT/bench_varlen.log"
+timeout -k 10 110 python3 bench_attention.py "$LIB" varlen "${MODES_BENCH:--1}" 2>&1 | tee "$OUT/bench_varlen.log"
 brc=${PIPESTATUS[0]}
 echo "bench rc=$brc in $((SECONDS - start)) s"
 [ "$brc" = 0 ] || ok=0

@@ -143,6 +143,27 @@ def cache_reuse(mode):
     return run
 
 
+def auto_choice(d, causal, chosen):
+    """mode -1 (the default) runs the mode the library chooses for the shape: bitwise its
+    output, and the same cached plan (the extension resolves the mode before keying)."""
+    def run():
+        q, k, v = rand(2, 640, 4, d, seed=13), rand(2, 640, 2, d, seed=14), rand(2, 640, 2, d, seed=15)
+        o, lse = ts_attention.forward(q, k, v, causal=causal)
+        o_auto, l_auto = o.clone(), lse.clone()
+        # The plan is keyed by the output addresses too: dropped, their blocks come back
+        # from the caching allocator for the next call (as in cache_reuse).
+        del o, lse
+        before = ts_attention.cache_info()
+        o, lse = ts_attention.forward(q, k, v, causal=causal, mode=chosen)
+        after = ts_attention.cache_info()
+        assert torch.equal(o_auto, o) and torch.equal(l_auto, lse), \
+            f"auto differs from mode {chosen}: max|diff|={(o_auto.float() - o.float()).abs().max().item():.2e}"
+        assert after["hits"] == before["hits"] + 1 and after["misses"] == before["misses"], \
+            f"mode {chosen} did not reuse the auto plan: {before} -> {after}"
+        return f"auto = mode {chosen}, one plan"
+    return run
+
+
 def empty(mode):
     def run():
         q, k = torch.empty(0, 4, 64, device="cuda", dtype=torch.bfloat16), torch.empty(0, 2, 64, device="cuda",
@@ -207,7 +228,9 @@ def bad_inputs():
          lambda: f(q3, k3, v3, cu_seqlens=cu([0, 100]))),
         ("cu_seqlens last != tokens (on GPU)", ["cu_seqlens[-1] must equal the total tokens q.size(0) = 128, got 127"],
          lambda: f(q3, k3, v3, cu_seqlens=cu([0, 127], device="cuda"))),
-        ("mode -1 refused by the library", ["ts_attn_create failed (mode -1)"], lambda: f(q, k, v, mode=-1)),
+        ("mode -2 refused by the library", ["ts_attn_create failed (mode -2)", "or -1 (chosen per shape); got -2"],
+         lambda: f(q, k, v, mode=-2)),
+        ("mode 3 refused by the library", ["ts_attn_create failed (mode 3)", "got 3"], lambda: f(q, k, v, mode=3)),
     ]
     for name, parts, fn in cases:
         case(f"error {name}", expect_error(parts, fn))
@@ -243,6 +266,9 @@ def main():
         case(f"mode={m} side stream", side_stream(m))
         case(f"mode={m} plan cache reuse", cache_reuse(m))
         case(f"mode={m} empty batch", empty(m))
+    # The per-shape choice (schedule_choice.hpp): dynamic for non-causal head dim 64 only.
+    for d, causal, chosen in ((64, False, 10), (64, True, 2), (128, False, 2), (256, True, 2)):
+        case(f"auto d={d}{' causal' if causal else ''} runs mode {chosen}", auto_choice(d, causal, chosen))
     bad_inputs()
     torch.cuda.synchronize()
     print(f"cache {ts_attention.cache_info()}")

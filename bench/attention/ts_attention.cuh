@@ -14,6 +14,7 @@
 
 #include "attention/attention_host.hpp"
 #include "attention/attention_shared.hpp"
+#include "schedule_choice.hpp"
 #include "ts/runtime/cuda/global_counter_queue.cuh"
 #include "ts/runtime/cuda/launch.cuh"
 #include "ts/runtime/cuda/tensor_map.hpp"
@@ -28,14 +29,14 @@ struct Runner {
   virtual ~Runner() = default;
   virtual void launch(cudaStream_t st) = 0;
   int grid = 0, pairs = 0;
+  int mode = 0;  // the schedule it runs (never kAuto: prepare resolves that)
 };
 
 // The schedule of mode & 7: 0 the pair schedule; 1 the shared-K/V schedule; 2 the
 // shared-K/V schedule with intra-warpgroup overlap (attention_shared.hpp, OverlapSchedule).
 // Mode + 8 (kDynamic): the same schedule under the dynamic global-counter scheduler (tiles
 // claimed in plan order, so a causal plan goes longest first), else the static one.
-constexpr int kDynamic = 8;
-constexpr bool valid_mode(int mode) { return (mode & ~kDynamic) >= 0 && (mode & ~kDynamic) <= 2; }
+// Mode -1 (kAuto): chosen per shape (schedule_choice.hpp).
 
 template <int D, int Mode>
 struct Make {
@@ -173,12 +174,9 @@ std::unique_ptr<Runner> prepare_d(attn::Shape const& s, void const* q, void cons
   return r;
 }
 
-inline std::unique_ptr<Runner> prepare(attn::Shape const& s, void const* q, void const* k, void const* v, void* o,
-                                       float* lse, int sms, bool verbose = false, int mode = 0) {
-  attn::validate(s);
-  if (!valid_mode(mode))
-    throw std::invalid_argument("attention: mode must be 0 (pair), 1 (shared) or 2 (overlap), + 8 for the dynamic "
-                                "scheduler (8, 9, 10); got " + std::to_string(mode));
+// One concrete mode (valid, not kAuto).
+inline std::unique_ptr<Runner> prepare_mode(attn::Shape const& s, void const* q, void const* k, void const* v, void* o,
+                                            float* lse, int sms, bool verbose, int mode) {
   bool const dyn = (mode & kDynamic) != 0;
   switch (s.head_dim * 4 + (mode & 7)) {
     case 256: return dyn ? prepare_d<64, 8>(s, q, k, v, o, lse, sms, verbose) : prepare_d<64, 0>(s, q, k, v, o, lse, sms, verbose);
@@ -191,6 +189,18 @@ inline std::unique_ptr<Runner> prepare(attn::Shape const& s, void const* q, void
     case 1025: return dyn ? prepare_d<256, 9>(s, q, k, v, o, lse, sms, verbose) : prepare_d<256, 1>(s, q, k, v, o, lse, sms, verbose);
     default: return dyn ? prepare_d<256, 10>(s, q, k, v, o, lse, sms, verbose) : prepare_d<256, 2>(s, q, k, v, o, lse, sms, verbose);
   }
+}
+
+inline std::unique_ptr<Runner> prepare(attn::Shape const& s, void const* q, void const* k, void const* v, void* o,
+                                       float* lse, int sms, bool verbose = false, int mode = 0) {
+  attn::validate(s);
+  if (!valid_mode(mode))
+    throw std::invalid_argument("attention: mode must be 0 (pair), 1 (shared) or 2 (overlap), + 8 for the dynamic "
+                                "scheduler (8, 9, 10), or -1 (chosen per shape); got " + std::to_string(mode));
+  mode = resolve_mode(mode, s.head_dim, s.causal);
+  auto r = prepare_mode(s, q, k, v, o, lse, sms, verbose, mode);
+  r->mode = mode;
+  return r;
 }
 
 inline int sm_count() {

@@ -17,10 +17,11 @@ import os
 
 import torch
 
-# The overlapped shared-K/V schedule: the fastest one measured on the H200 (stop 24,
-# bench/RESULTS.md: 0.69-0.83x cuDNN against shared-K/V's 0.62-0.69x). mode is
-# passed to the library unchanged, so values the library adds later work without edits here.
-DEFAULT_MODE = 2
+# -1: the library chooses per shape (bench/attention/schedule_choice.hpp: the overlapped
+# shared-K/V schedule, under the dynamic scheduler for non-causal head dim 64, else the static
+# one; measured in bench/RESULTS.md, stop 38). mode is passed to the library unchanged, so
+# values the library adds later work without edits here: 2 or 10 force one scheduler.
+DEFAULT_MODE = -1
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _ext = None

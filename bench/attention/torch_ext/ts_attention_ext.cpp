@@ -211,7 +211,9 @@ std::tuple<at::Tensor, at::Tensor> forward(at::Tensor const& q, at::Tensor const
     key.hkv = int(hkv);
     key.d = int(d);
     key.causal = causal ? 1 : 0;
-    key.mode = int(mode);
+    // Resolved before keying: an auto plan is then the same plan as one asked for by its
+    // concrete mode, and only a dynamic one is tied to a stream.
+    key.mode = ts_attn_resolve_mode(int(mode), key.d, key.causal);
     cudaStream_t stream = at::cuda::getCurrentCUDAStream(key.device).stream();
     if (key.mode & 8) key.stream = static_cast<void*>(stream);
     cache().run(key, stream);
