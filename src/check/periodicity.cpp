@@ -52,7 +52,7 @@ void Semantics::renormalize(uint16_t* b) const {
     int lowest = 1 << 30;
     bool any = false;
     for (int t = 0; t < lay_.tasks; ++t) {
-      if (!param_task(t) || !ps_.tasks[t].has_loop) continue;
+      if (!param_task(t) || !ps_.tasks[t].loop_emitted) continue;
       int to = Layout::task_off(t);
       auto const& in = code(t)[b[to]];
       if (in.op == Op::End) continue;
@@ -73,7 +73,7 @@ void Semantics::renormalize(uint16_t* b) const {
     if (lowest == 0) continue;
     int delta = lowest;
     for (int t = 0; t < lay_.tasks; ++t) {
-      if (!param_task(t) || !ps_.tasks[t].has_loop) continue;
+      if (!param_task(t) || !ps_.tasks[t].loop_emitted) continue;
       int to = Layout::task_off(t);
       auto const& in = code(t)[b[to]];
       if (in.op == Op::End || in.loop_region != kInside) continue;

@@ -77,6 +77,7 @@ struct Compiler {
           break;
         }
         emit({.op = Op::LoopEnd, .target = head});
+        out.loop_emitted = true;
         loop_region = kAfter;
         int exit = static_cast<int>(out.code.size());
         out.code[head].target = exit;

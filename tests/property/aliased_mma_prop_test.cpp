@@ -38,7 +38,7 @@ Recipe with_aliased_mma(Recipe r) {
   if (mma.scratch == Scratch::None || mma.scratch == Scratch::BeforeRelease) mma.scratch = Scratch::BeforeRead;
   r.pdl = 0;  // PDL ops are the generic properties' business: here they only add failures
   if (r.mutations.size() > 1) r.mutations.resize(1);
-  if (mma.guard == Guard::Accumulator) mma.guard = Guard::None;  // the ring, not a drained accumulator
+  if (mma.guard == Guard::Accumulator || mma.guard == Guard::PerTile) mma.guard = Guard::None;  // the ring, not a drained accumulator
   // The token: from the MMA task (the first ring's consumer) back to its producer.
   int const prod = mma.producer % r.tasks;
   int const cons = (prod + 1 + mma.consumer_offset % (r.tasks - 1)) % r.tasks;
@@ -73,7 +73,7 @@ Recipe with_commit_fence(Recipe r) {
   fence.consumer_offset = (cons - prod - 1 + r.tasks) % r.tasks;
   fence.split = Split::None;  // the MMA task waits and releases: its release is the commit
   fence.scratch = Scratch::None;
-  if (fence.guard == Guard::Accumulator) fence.guard = Guard::None;
+  if (fence.guard == Guard::Accumulator || fence.guard == Guard::PerTile) fence.guard = Guard::None;
   return r;
 }
 

@@ -52,13 +52,12 @@ int blocked_tile(ts::check::Counterexample const& cex, int t) {
 
 RuntimeChoices choices_of(Program const& p, ts::check::Counterexample const& cex) {
   RuntimeChoices c;
-  c.tiles = p.loop == LoopKind::Tiles;
+  c.tiles = has_tile_loop(p.loop);
+  c.nested = p.loop == LoopKind::TilesOfDomain;
   for (int t = 0; t < int(p.tasks.size()); ++t) {
     std::vector<Region> regions;
     int next = 0;
-    number(p.tasks[t].head, next, regions);
-    number(p.tasks[t].body, next, regions);
-    number(p.tasks[t].tail, next, regions);
+    for (auto const* list : p.tasks[t].lists()) number(*list, next, regions);
     std::vector<ts::check::Event> mine;
     for (auto const& e : cex.events)
       if (e.task == t) mine.push_back(e);
@@ -73,7 +72,7 @@ RuntimeChoices choices_of(Program const& p, ts::check::Counterexample const& cex
         if (cond && e.step == r.first_step && r.last_step > r.first_step && s >= 0) {
           bool entered = s > r.first_step && s <= r.last_step;
           bool outcome = r.op == Op::WhenTrue ? entered : !entered;
-          c.pinned_conditions[{r.key, c.tiles ? -1 : e.iteration, c.tiles ? e.tile : -1}] = outcome;
+          c.pinned_conditions[{r.key, c.tiles && !c.nested ? -1 : e.iteration, c.tiles ? e.tile : -1}] = outcome;
         }
         if (!cond && e.step >= r.first_step && e.step <= r.last_step) c.pinned_skips[e.tile] = false;
       }

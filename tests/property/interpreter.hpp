@@ -108,6 +108,13 @@ struct Interpreter {
         if (program->skip_tiles) s.work_tile_loop(std::get<kQueue>(res), ts::skip_if<&Queue::empty_tile>, loop_body);
         else s.work_tile_loop(std::get<kQueue>(res), loop_body);
         break;
+      case LoopKind::TilesOfDomain:
+        s.work_tile_loop(std::get<kQueue>(res), [&](auto& tile) {
+          x.run(tp.tile_pre, &tile);
+          s.domain_loop(start, ts::runtime(program->length, "n"), 1, loop_body);
+          x.run(tp.tile_post, &tile);
+        });
+        break;
     }
     x.run(tp.tail, outside);
   }

@@ -7,6 +7,7 @@
 #include "checker_runs.hpp"
 #include "manager.hpp"
 #include "program_builders.hpp"
+#include "replay.hpp"
 #include "ts/runtime/cpu/run.hpp"
 
 namespace {
@@ -76,6 +77,63 @@ TEST(Interpreter, GuardedTmaCopyIsAnEmptyCommitHang) {
   ASSERT_EQ(v.verdict, ts::Verdict::Unsafe) << v.report;
   EXPECT_EQ(v.kind, "deadlock");
   EXPECT_NE(v.report.find("TMA commit without TMA work"), std::string::npos) << v.report;
+}
+
+// The persistent kernel's shape (LoopKind::TilesOfDomain): a domain loop inside the tile
+// loop, a ring filled each iteration (m1) and an operand filled once per tile, read by every
+// iteration and released after the loop (m0, one stage: attention's Q block).
+Program per_tile_operand() {
+  Program p;
+  p.loop = LoopKind::TilesOfDomain;
+  p.length = 2;
+  p.mem[0] = ring(1);
+  p.mem[1] = ring(2);
+  TaskProgram producer, consumer;
+  producer.tile_pre = produce(0);
+  producer.body = produce(1);
+  producer.tile_post = {op(Op::Advance)};
+  consumer.tile_pre = {op(Op::Wait, 0)};
+  consumer.body = {op(Op::Take, 0), op(Op::Wait, 1), op(Op::Take, 1), op(Op::Release, 1)};
+  consumer.tile_post = {op(Op::Release, 0), op(Op::Advance)};
+  p.tasks = {producer, consumer};
+  return p;
+}
+
+TEST(Interpreter, PerTileOperandInATileLoopIsSafeAndRunsClean) {
+  auto p = per_tile_operand();
+  for (bool reduction : {false, true}) {
+    auto v = check(model_of(p), reduction);
+    EXPECT_EQ(v.verdict, ts::Verdict::SafeAllK) << v.report;
+  }
+  for (int tiles : {1, 2, 3})
+    for (int length : {0, 1, 3}) {
+      p.tiles = tiles;
+      p.length = length;
+      EXPECT_EQ(emulated_kind(p), "") << tiles << " tiles, length " << length;
+    }
+}
+
+// Near miss: the operand released on the loop's last iteration instead of after the loop.
+// Right wherever the loop runs; a tile whose loop runs no iteration (k = 0) never releases
+// it: the checker's shortest failure is one such tile left unbalanced, and with a second
+// tile the producer's acquire waits for ever (the emulator's deadlock).
+TEST(Interpreter, PerTileOperandReleasedOnTheLastIterationFailsAtLengthZero) {
+  auto p = per_tile_operand();
+  p.tasks[1].body.push_back(block(Op::LastIter, {op(Op::Release, 0)}));
+  p.tasks[1].tile_post = {op(Op::Advance)};
+  auto v = check(model_of(p), true);
+  ASSERT_EQ(v.verdict, ts::Verdict::Unsafe) << v.report;
+  EXPECT_EQ(v.kind, "unbalanced") << v.report;
+  EXPECT_EQ(v.length, 0) << v.report;
+  EXPECT_EQ(v.tiles, 1) << v.report;
+  p.length = 0;
+  p.tiles = 2;
+  EXPECT_EQ(emulated_kind(p), "deadlock");
+  // At a length the loop runs, the same schedule is SAFE and runs clean.
+  auto at_two = check(model_of(p), true, {2});
+  EXPECT_TRUE(at_two.safe()) << at_two.report;
+  p.length = 2;
+  EXPECT_EQ(emulated_kind(p), "");
 }
 
 }  // namespace

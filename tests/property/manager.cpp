@@ -49,9 +49,7 @@ void scan(std::vector<Node> const& nodes, TaskUse& u) {
 TaskUse task_use(Program const& p, int t) {
   TaskUse u;
   auto const& tp = p.tasks[t];
-  scan(tp.head, u);
-  scan(tp.body, u);
-  scan(tp.tail, u);
+  for (auto const* list : tp.lists()) scan(*list, u);
   return u;
 }
 

@@ -50,7 +50,7 @@ decltype(auto) with_manager(Program const& p, ts::Options o, F&& f) {
     if (use.flags) d.reads(flags);
     if (use.pdl_in) d.reads(pin);
     if (use.pdl_out) d.writes(pout);
-    if (p.loop == LoopKind::Tiles) d.reads(queue);
+    if (has_tile_loop(p.loop)) d.reads(queue);
     return d.schedule(Interpreter{&p, t}, m0, m1, m2, m3, flags, pin, pout, queue);
   };
   // Every resource some task uses is named in the graph, without ordering between them
@@ -73,7 +73,7 @@ decltype(auto) with_manager(Program const& p, ts::Options o, F&& f) {
     if (!written.count(i)) read_only.push_back({-1, ts::ResourceRef(mems[i])});
   if (any_flags) read_only.push_back({-2, ts::ResourceRef(flags)});
   if (any_in) read_only.push_back({-3, ts::ResourceRef(pin)});
-  if (p.loop == LoopKind::Tiles) read_only.push_back({-4, ts::ResourceRef(queue)});
+  if (has_tile_loop(p.loop)) read_only.push_back({-4, ts::ResourceRef(queue)});
   ts::DependencyGraph g;
   std::vector<int> edge_of_mem(kMemSlots, -1);
   int edge_of_out = -1;

@@ -14,7 +14,10 @@ namespace {
 struct Builder {
   Program p;
   int next_slot = 0;
-  bool domain() const { return p.loop != LoopKind::Tiles; }
+  bool domain() const { return has_domain_loop(p.loop); }
+  // After the producer's loop: after the task's loop, or (a domain loop in a tile loop)
+  // after the domain loop in the same tile, as a GEMM's epilogue reads its accumulator.
+  std::vector<Node>& after_loop(TaskProgram& t) const { return p.loop == LoopKind::TilesOfDomain ? t.tile_post : t.tail; }
   int take_slot() { return next_slot < kMemSlots ? next_slot++ : -1; }
 
   // Wraps a side's ops in the pipe's guard (tile loops: the skippable region) and condition.
@@ -78,7 +81,18 @@ struct Builder {
       else
         append(P.body, {block(Op::FirstIter, {op(Op::Acquire, ring_slot)}), op(Op::Put, ring_slot),
                         block(Op::LastIter, {op(Op::Commit, ring_slot)})});
-      append(C.tail, {op(Op::Wait, ring_slot), op(read, ring_slot), op(Op::Release, ring_slot)});
+      append(after_loop(C), {op(Op::Wait, ring_slot), op(read, ring_slot), op(Op::Release, ring_slot)});
+      return;
+    }
+    // An operand loaded once per tile (per run without a tile loop) and read by every
+    // iteration of the domain loop: the producer fills it before the loop, the consumer
+    // waits for it before the loop and releases it after.
+    if (pr.guard == Guard::PerTile && domain()) {
+      bool const nested = p.loop == LoopKind::TilesOfDomain;
+      append(nested ? P.tile_pre : P.head, {op(Op::Acquire, ring_slot), op(fill, ring_slot), op(Op::Commit, ring_slot)});
+      append(nested ? C.tile_pre : C.head, {op(Op::Wait, ring_slot)});
+      append(C.body, {op(read, ring_slot)});
+      append(after_loop(C), {op(Op::Release, ring_slot)});
       return;
     }
     // A TMA copy under a condition of its own (key 3): when it is false, the commit arms
@@ -168,9 +182,7 @@ bool holds_acquire_or_commit(Node const& n) {
 void mutate(Program& p, Mutation const& m, AvoidKnownBugs const& avoid) {
   auto& tp = p.tasks[m.task % p.tasks.size()];
   std::vector<Position> where;
-  collect(tp.head, where);
-  collect(tp.body, where);
-  collect(tp.tail, where);
+  for (auto* list : tp.lists()) collect(*list, where);
   if (where.empty()) return;
   auto [list, i] = where[m.position % where.size()];
   auto& v = *list;
@@ -220,7 +232,7 @@ void flatten(std::vector<Node> const& nodes, std::vector<Node const*>& out) {
 // between: acquire; when_true(k) { copy } commit is fine).
 bool tma_copy_not_before_commit(TaskProgram const& t) {
   std::vector<Node const*> ops;
-  for (auto const* list : {&t.head, &t.body, &t.tail}) flatten(*list, ops);
+  for (auto const* list : t.lists()) flatten(*list, ops);
   for (size_t i = 0; i < ops.size(); ++i)
     if (ops[i]->op == Op::TmaCopy &&
         !(i + 1 < ops.size() && ops[i + 1]->op == Op::Commit && ops[i + 1]->res == ops[i]->res))
@@ -236,7 +248,7 @@ void ops_on(std::vector<Node> const& nodes, int res, Op o, int& count) {
 // A TMA ring acquired twice with no commit in between (in program order, blocks flattened).
 bool tma_acquired_twice(TaskProgram const& t, int r) {
   std::vector<Node const*> ops;
-  for (auto const* list : {&t.head, &t.body, &t.tail}) flatten(*list, ops);
+  for (auto const* list : t.lists()) flatten(*list, ops);
   bool open = false;
   for (auto const* n : ops) {
     if (n->res != r) continue;
@@ -255,7 +267,10 @@ bool tma_acquired_twice(TaskProgram const& t, int r) {
 // a checker bug, so not a known-bug switch: the generator never makes the shape.
 bool tma_copied_twice(TaskProgram const& t, int r) {
   std::vector<Node const*> ops;
-  for (auto const* list : {&t.head, &t.body, &t.body, &t.tail}) flatten(*list, ops);  // the body twice: wrap-around
+  // The loop twice (wrap-around): the tile's parts around the domain body, twice.
+  for (auto const* list : {&t.head, &t.tile_pre, &t.body, &t.body, &t.tile_post, &t.tile_pre, &t.body, &t.body,
+                           &t.tile_post, &t.tail})
+    flatten(*list, ops);
   bool copied = false;
   for (auto const* n : ops) {
     if (n->res != r) continue;
@@ -285,7 +300,7 @@ bool avoided_tma_shape(Program const& p, AvoidKnownBugs const& avoid) {
       if (p.mem[r].pipe != PipeKind::TmaAsync && p.mem[r].pipe != PipeKind::TmaUmma) continue;
       int copies = 0;
       for (auto const& t : p.tasks)
-        for (auto const* list : {&t.head, &t.body, &t.tail}) ops_on(*list, r, Op::TmaCopy, copies);
+        for (auto const* list : t.lists()) ops_on(*list, r, Op::TmaCopy, copies);
       if (copies == 0) return true;
     }
   return false;
@@ -300,7 +315,7 @@ void set_arrival_groups(Program& p) {
     int producers = 0, consumers = 0;
     for (size_t t = 0; t < p.tasks.size(); ++t) {
       int commits = 0, releases = 0;
-      for (auto const* list : {&p.tasks[t].head, &p.tasks[t].body, &p.tasks[t].tail}) {
+      for (auto const* list : p.tasks[t].lists()) {
         ops_on(*list, r, Op::Commit, commits);
         ops_on(*list, r, Op::Release, releases);
       }
@@ -328,11 +343,11 @@ Program build_program(Recipe const& r, AvoidKnownBugs const& avoid) {
   Builder b;
   b.p.loop = r.loop;
   b.p.length = std::max(1, r.length);
-  b.p.skip_tiles = r.loop == LoopKind::Tiles && r.skip_tiles;
+  b.p.skip_tiles = r.loop == LoopKind::Tiles && r.skip_tiles;  // TilesOfDomain: no skippable region yet
   // Only where the shorter loop still runs an iteration: the checker covers domain
   // lengths >= 1 (docs/checker.md, "What is not covered"), so a zero-trip loop would test
   // a claim it does not make.
-  b.p.late_start_task = r.late_start_task < 0 || r.loop == LoopKind::Tiles || b.p.length < 2
+  b.p.late_start_task = r.late_start_task < 0 || !has_domain_loop(r.loop) || b.p.length < 2
                             ? -1
                             : r.late_start_task % std::clamp(r.tasks, 2, 4);
   b.p.tasks.resize(std::clamp(r.tasks, 2, 4));
@@ -352,7 +367,7 @@ Program build_program(Recipe const& r, AvoidKnownBugs const& avoid) {
     mutate(b.p, m, avoid);
     if (avoided_tma_shape(b.p, avoid)) b.p = std::move(before);  // a known bug's shape: undone
   }
-  if (avoid.parametric_step_free_loop && r.loop == LoopKind::RuntimeDomain)
+  if (avoid.parametric_step_free_loop && runtime_length(r.loop))
     for (auto& t : b.p.tasks)
       if (!has_plain_iteration_step(t.body)) t.body.push_back(op(Op::Tick));
   if (avoid.elected_async_work_orders_the_whole_task) {
@@ -361,7 +376,7 @@ Program build_program(Recipe const& r, AvoidKnownBugs const& avoid) {
       int copies = 0, aliased = 0;
       for (int r = 0; r < kMemSlots; ++r) {
         auto const& tp = b.p.tasks[t];
-        for (auto const* list : {&tp.head, &tp.body, &tp.tail}) {
+        for (auto const* list : tp.lists()) {
           ops_on(*list, r, Op::TmaCopy, copies);
           ops_on(*list, r, Op::Mma, copies);
           if (b.p.mem[r].alias_group >= 0)
@@ -377,8 +392,8 @@ Program build_program(Recipe const& r, AvoidKnownBugs const& avoid) {
   for (int w : b.p.warps) multi_warp |= w > 1;
   if (multi_warp) set_arrival_groups(b.p);
   // A static queue advances once per tile in every task; mutations leave it alone.
-  if (r.loop == LoopKind::Tiles)
-    for (auto& t : b.p.tasks) t.body.push_back(op(Op::Advance));
+  if (has_tile_loop(r.loop))
+    for (auto& t : b.p.tasks) (r.loop == LoopKind::Tiles ? t.body : t.tile_post).push_back(op(Op::Advance));
   return b.p;
 }
 

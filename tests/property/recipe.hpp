@@ -51,7 +51,9 @@ struct AvoidKnownBugs {
   bool empty_tma_commit_without_waiter = false;
 };
 
-enum class Guard { None, FirstIter, LastIter, Every2, Every2From1, Accumulator, kCount };
+// PerTile: one stage per tile (per run outside a tile loop), filled and waited for before
+// the domain loop, read in every iteration, released after it (attention's Q block).
+enum class Guard { None, FirstIter, LastIter, Every2, Every2From1, Accumulator, PerTile, kCount };
 // Proxy: the waiter tells the releaser through a second ring after its read; ProxyBeforeRead:
 // before it (a stage reuse race once stages + 1 items are in flight: the third tile or
 // iteration of a 2-stage ring); Blind: the releaser releases without being told.

@@ -52,6 +52,40 @@ TEST(Regression, ParametricProofOfStepFreeLoopsTerminates) {
   EXPECT_EQ(v.verdict, ts::Verdict::SafeAllK) << v.report;
 }
 
+// Bug (found by CheckerAgreement.ReductionAgreesWithPlainBfs once recipes nested the domain
+// loop in a tile loop): a task whose domain loop has no step (its code is dropped) still
+// counted as looping when the parametric abstraction renormalised a loop slot. Waiting
+// before its tile loop it pinned slot 0's origin, so the plain search let the other tasks'
+// iteration counters grow past the drift bound ("the parametric abstraction does not
+// apply") and fell back to concrete lengths (SAFE), while the reduced search, which runs
+// that task first, proved every length (SAFE for all k). Expected: both prove every length.
+prop::Program empty_loop_beside_a_ring(LoopKind loop) {
+  using namespace prop::build;
+  Program p;
+  p.loop = loop;
+  p.length = 1;
+  p.mem[0] = ring(1);
+  TaskProgram producer, consumer, idle;
+  producer.body = {op(Op::Acquire, 0), op(Op::Commit, 0)};
+  consumer.body = consume(0);
+  if (loop == LoopKind::TilesOfDomain)
+    for (auto* t : {&producer, &consumer, &idle}) t->tile_post = {op(Op::Advance)};
+  p.tasks = {producer, consumer, idle};
+  return p;
+}
+
+TEST(Regression, AnEmptyDomainLoopHoldsNoLoopSlotBack) {
+  for (auto loop : {LoopKind::RuntimeDomain, LoopKind::TilesOfDomain}) {
+    auto p = empty_loop_beside_a_ring(loop);
+    for (bool reduction : {false, true}) {
+      auto v = check(model_of(p), reduction);
+      EXPECT_EQ(v.verdict, ts::Verdict::SafeAllK)
+          << (loop == LoopKind::TilesOfDomain ? "in a tile loop" : "alone") << (reduction ? ", reduced" : ", plain BFS")
+          << "\n" << v.report;
+    }
+  }
+}
+
 // Bug: a commit with no acquired stage is never flagged; the checker credits it as a full
 // stage, so the consumer's wait passes. Found as a replay mismatch (checker: race after the
 // uncredited stage was consumed; emulator: the consumer blocks at m2.wait()). Expected:

@@ -37,7 +37,7 @@ std::string emulated_kind(Program const& p) {
     std::ostringstream out;
     tm.print_and_verify(out);
     for (uint64_t seed = 1; seed <= 3; ++seed) {
-      runtime_choices() = RuntimeChoices{seed * 7919, p.loop == LoopKind::Tiles};
+      runtime_choices() = RuntimeChoices{seed * 7919, has_tile_loop(p.loop), p.loop == LoopKind::TilesOfDomain};
       auto got = emulator_failure([&] { ts::cpu::run(tm, {.seed = seed, .detect_races = true}); });
       if (!got.empty()) return got;
     }
@@ -49,8 +49,8 @@ std::string replayed_kind(Program p, std::string* checker_kind) {
   auto first = check(model_of(p), true);
   if (checker_kind) *checker_kind = first.kind;
   if (!first.unsafe()) return "not unsafe";
-  if (p.loop == LoopKind::RuntimeDomain && first.length >= 0) p.length = int(first.length);
-  if (p.loop == LoopKind::Tiles && first.tiles >= 0) p.tiles = first.tiles;
+  if (runtime_length(p.loop) && first.length >= 0) p.length = int(first.length);
+  if (has_tile_loop(p.loop) && first.tiles >= 0) p.tiles = first.tiles;
   ts::Options o = quiet_options();
   o.warning_mode = true;
   return with_manager(p, o, [&](auto& tm) -> std::string {

@@ -46,7 +46,7 @@ void count_keys(std::vector<Node> const& nodes, std::vector<int>& seen) {
 bool asks_a_key_twice(Program const& p) {
   for (auto const& t : p.tasks) {
     std::vector<int> seen;
-    for (auto const* list : {&t.head, &t.body, &t.tail}) count_keys(*list, seen);
+    for (auto const* list : t.lists()) count_keys(*list, seen);
     for (int k : seen)
       if (k > 1) return true;
   }
@@ -54,7 +54,8 @@ bool asks_a_key_twice(Program const& p) {
 }
 bool waited_on(Program const& p, int r) {
   for (auto const& t : p.tasks)
-    if (waits_on(t.head, r) || waits_on(t.body, r) || waits_on(t.tail, r)) return true;
+    for (auto const* list : t.lists())
+      if (waits_on(*list, r)) return true;
   return false;
 }
 
@@ -68,7 +69,8 @@ bool skips(std::vector<Node> const& nodes) {
 }
 bool has_skip(Program const& p) {
   for (auto const& t : p.tasks)
-    if (skips(t.head) || skips(t.body) || skips(t.tail)) return true;
+    for (auto const* list : t.lists())
+      if (skips(*list)) return true;
   return false;
 }
 
@@ -81,7 +83,8 @@ std::string flavors(Program const& p) {
     mma |= m.pipe == PipeKind::TmaUmma;
   }
   std::string f = mma ? "tma+mma" : tma ? "tma" : "async only";
-  return has_skip(p) ? f + ", turns" : f;
+  if (has_skip(p)) f += ", turns";
+  return p.loop == LoopKind::TilesOfDomain ? f + ", in a tile loop" : f;
 }
 
 
@@ -113,8 +116,8 @@ void counterexample_replays_to_the_same_failure(Program p) {
   // How long a run the failure needs: k = 0 (a loop that runs no iteration) and more than
   // two tiles are what the checker's every-length and every-tile-count searches add.
   RC_TAG(flavors(p));
-  if (p.loop == LoopKind::RuntimeDomain) RC_TAG(first.length == 0 ? "k=0" : first.length > 2 ? "k>2" : "k=1..2");
-  if (p.loop == LoopKind::Tiles) RC_TAG(first.tiles == 0 ? "tiles=0" : first.tiles > 2 ? "tiles>2" : "tiles=1..2");
+  if (runtime_length(p.loop)) RC_TAG(first.length == 0 ? "k=0" : first.length > 2 ? "k>2" : "k=1..2");
+  if (has_tile_loop(p.loop)) RC_TAG(first.tiles == 0 ? "tiles=0" : first.tiles > 2 ? "tiles>2" : "tiles=1..2");
   // Counterexamples with conditions replay too: choices_of pins every condition outcome
   // the checker's run took, per key and iteration (domain loops) or tile (tile loops),
   // shared keys included (one entry per key serves every task reading it).
@@ -134,9 +137,9 @@ void counterexample_replays_to_the_same_failure(Program p) {
   }
   // The emulator runs the counterexample's length: a longer loop could go on to finish
   // what the checker's run left blocked.
-  if (p.loop == LoopKind::RuntimeDomain && first.length >= 0) p.length = int(first.length);
+  if (runtime_length(p.loop) && first.length >= 0) p.length = int(first.length);
   // ... and its tile count (the checker proves every count; its run names the fewest).
-  if (p.loop == LoopKind::Tiles && first.tiles >= 0) p.tiles = first.tiles;
+  if (has_tile_loop(p.loop) && first.tiles >= 0) p.tiles = first.tiles;
   ts::Options o = quiet_options();
   o.warning_mode = true;  // an UNSAFE manager may still run, to replay
   with_manager(p, o, [&](auto& tm) {

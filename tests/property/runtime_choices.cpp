@@ -18,7 +18,7 @@ uint64_t mix(uint64_t x) {
 
 bool condition_outcome(int key, long long iteration, int tile) {
   auto const& c = runtime_choices();
-  auto it = c.pinned_conditions.find({key, c.tiles ? -1 : iteration, c.tiles ? tile : -1});
+  auto it = c.pinned_conditions.find({key, c.tiles && !c.nested ? -1 : iteration, c.tiles ? tile : -1});
   if (it != c.pinned_conditions.end()) return it->second;
   return mix(c.salt ^ mix(uint64_t(key) * 1000003u + uint64_t(iteration) * 131u + uint64_t(tile))) & 1;
 }

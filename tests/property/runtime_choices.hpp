@@ -11,7 +11,8 @@ namespace prop {
 
 struct RuntimeChoices {
   uint64_t salt = 0;
-  bool tiles = false;  // tile loop: conditions keyed by tile, else by domain iteration
+  bool tiles = false;   // tile loop: conditions keyed by tile, else by domain iteration
+  bool nested = false;  // a domain loop inside the tile loop: keyed by both
   std::map<std::tuple<int, long long, int>, bool> pinned_conditions;  // (key, iteration, tile)
   std::map<int, bool> pinned_skips;                                   // tile -> skipped
 };

@@ -40,14 +40,17 @@ void safe_schedule_runs_clean(Program p, std::string const& tag) {
     bool safe = rep.verdict == ts::Verdict::Safe || rep.verdict == ts::Verdict::SafeAllK;
     RC_TAG(verdict_name(rep.verdict), tm.verified() ? "verified" : "static checks refuse", tag);
     if (!safe || !tm.verified()) return;
-    bool all_k = rep.verdict == ts::Verdict::SafeAllK && p.loop == LoopKind::RuntimeDomain;
+    bool all_k = rep.verdict == ts::Verdict::SafeAllK && runtime_length(p.loop);
     int const lengths[] = {p.length, 0, p.length + 2};
+    // A tile loop: the checker proves every tile count, so the runs vary it too.
+    int const tiles[] = {p.tiles, 1, 3};
     for (uint64_t seed = 1; seed <= 3; ++seed) {
-      if (all_k) p.length = lengths[seed - 1];  // the schedules read p.length when run
-      runtime_choices() = RuntimeChoices{seed * 7919, p.loop == LoopKind::Tiles};
+      if (all_k) p.length = lengths[seed - 1];  // the schedules read p.length and p.tiles when run
+      if (p.loop == LoopKind::TilesOfDomain) p.tiles = tiles[seed - 1];
+      runtime_choices() = RuntimeChoices{seed * 7919, has_tile_loop(p.loop), p.loop == LoopKind::TilesOfDomain};
       std::string said;
       auto got = emulator_failure([&] { ts::cpu::run(tm, {.seed = seed, .detect_races = true}); }, &said);
-      RC_LOG() << "length " << p.length << " seed " << seed << "\n" << said << "\nchecker:\n" << rep.checker_text << "\n";
+      RC_LOG() << "length " << p.length << " tiles " << p.tiles << " seed " << seed << "\n" << said << "\nchecker:\n" << rep.checker_text << "\n";
       RC_ASSERT(got == "");
     }
   });

@@ -1,6 +1,7 @@
 // A schedule as data: what the random generator produces and the interpreter replays
 // through the real schedule API. Plain values, so RapidCheck can print and shrink them.
 #pragma once
+#include <array>
 #include <string>
 #include <vector>
 
@@ -61,10 +62,21 @@ struct MemSpec {
   int producer_threads = 0, consumer_threads = 0;
 };
 
-enum class LoopKind { StaticDomain, RuntimeDomain, Tiles };
+// TilesOfDomain: a persistent kernel's shape, a domain loop of runtime length "n" inside a
+// work-tile loop (per tile: tile_pre, the domain loop over body, tile_post, the advance).
+enum class LoopKind { StaticDomain, RuntimeDomain, Tiles, TilesOfDomain };
+constexpr bool has_tile_loop(LoopKind k) { return k == LoopKind::Tiles || k == LoopKind::TilesOfDomain; }
+constexpr bool has_domain_loop(LoopKind k) { return k != LoopKind::Tiles; }
+constexpr bool runtime_length(LoopKind k) { return k == LoopKind::RuntimeDomain || k == LoopKind::TilesOfDomain; }
 
 struct TaskProgram {
-  std::vector<Node> head, body, tail;  // before, inside and after the task's one loop
+  // Before, inside and after the task's loop; tile_pre and tile_post (TilesOfDomain only)
+  // run in each tile before and after its domain loop. Declared last, so the brace form
+  // TaskProgram{head, body, tail} keeps its meaning; lists() gives program order.
+  std::vector<Node> head, body, tail, tile_pre, tile_post;
+  // Every node list in program order (the order the recorder numbers the steps in).
+  std::array<std::vector<Node> const*, 5> lists() const { return {&head, &tile_pre, &body, &tile_post, &tail}; }
+  std::array<std::vector<Node>*, 5> lists() { return {&head, &tile_pre, &body, &tile_post, &tail}; }
 };
 
 struct Program {

@@ -43,7 +43,7 @@ Recipe with_warp_lanes(Recipe r, bool producer_side) {
   auto& pr = r.pipes[0];
   pr.warp_lane = producer_side ? WarpLane::Producer : WarpLane::Consumer;
   pr.stages = 2;  // the stride divides it; the StageCount mutation makes 3 (refused) and 1
-  if (pr.guard == Guard::Accumulator) pr.guard = Guard::None;
+  if (pr.guard == Guard::Accumulator || pr.guard == Guard::PerTile) pr.guard = Guard::None;
   if (producer_side) pr.flavor = PipeFlavor::Async;
   else if (pr.flavor == PipeFlavor::TmaUmma) pr.flavor = PipeFlavor::Tma;
   return r;

@@ -50,6 +50,9 @@ struct TaskProgram {
   std::vector<uint64_t> may_read;
   long long static_trip = -1;  // trip count when the domain loop's bounds are static
   bool has_loop = false, has_tile_loop = false;
+  // The domain loop's code was emitted (false for an empty body, which is dropped: such a
+  // task has no iteration counter to renormalise and never holds a loop slot back).
+  bool loop_emitted = false;
   // Runtime-length domain loop: index into ProgramSet::length_classes (tasks whose loops
   // provably run equally long share one); -1 for a static or no domain loop.
   int length_class = -1;
