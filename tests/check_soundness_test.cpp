@@ -411,3 +411,54 @@ TEST(CheckSoundness, EmptyTmaCommitByAnotherTaskIsNotHiddenByTheReduction) {
 }
 
 }  // namespace
+
+namespace {
+using namespace chk;
+
+// Two domain loops in one tile (loops one after another with equal bounds, as the ping-pong
+// GEMM's producer has). Writer: loop A fills x; waits on y; loop B writes `a` (alias group g,
+// phase 0); releases y. Other: drains x in its loop; commits y; writes `s` (g, phase 1).
+// The writer's loop B starts only after the other task left its loop, and then the two
+// writes have no order: a race for every length k >= 1 (the emulator sees it too).
+struct TwoLoopWriter {
+  template <class S, class Q, class X, class Y, class A>
+  TS_HD void operator()(S& s, Q& q, X& x, Y& y, A& a) const {
+    s.work_tile_loop(q, [&](auto&) {
+      s.domain_loop(0, N(), 1, [&](auto&) { x.acquire(); ts::work<&Buf::put>(x); x.commit(); });
+      y.wait();
+      s.domain_loop(0, N(), 1, [&](auto&) { ts::work<&Ring::put>(a); });
+      y.release();
+      q.get_and_advance_work_tile();
+    });
+  }
+};
+struct OneLoopThenScribble {
+  template <class S, class Q, class X, class Y, class C>
+  TS_HD void operator()(S& s, Q& q, X& x, Y& y, C& c) const {
+    s.work_tile_loop(q, [&](auto&) {
+      s.domain_loop(0, N(), 1, [&](auto&) { x.wait(); ts::work<&Buf::take>(x); x.release(); });
+      y.acquire();
+      y.commit();
+      ts::work<&Scratch::scribble>(c);
+      q.get_and_advance_work_tile();
+    });
+  }
+};
+
+TEST(CheckSoundness, ASecondDomainLoopInATileRunsItsFullLength) {
+  auto q = ts::resource("queue", Queue{{2, 0}});
+  auto x = ts::resource("x", Buf{}, async1());
+  auto y = ts::resource("y", Buf{}, async1());
+  auto a = ts::resource("a", Ring{});
+  auto c = ts::resource("c", Scratch{});
+  auto w = ts::Task("Writer").warps(0, 1).reads(q, y).writes(x, a).schedule(TwoLoopWriter{}, q, x, y, a);
+  auto o = ts::Task("Other").warps(1, 1).reads(q, x).writes(y, c).schedule(OneLoopThenScribble{}, q, x, y, c);
+  auto m = ts::TaskManager(ts::tasks(w, o), ts::DependencyGraph{}, opts()).model();
+  for (bool red : {true, false}) {
+    auto r = check(m, red);
+    ASSERT_EQ(r.verdict, ts::Verdict::Unsafe) << r.report;
+    EXPECT_EQ(r.failure->kind, "race") << r.report;
+  }
+}
+
+}  // namespace

@@ -60,7 +60,7 @@ void Semantics::renormalize(uint16_t* b) const {
       int tile = has_tiles ? (in.tile_region == kBefore ? -1 : in.tile_region == kAfter ? 1 << 20 : b[to + 1]) : 0;
       if (tile > slot) continue;  // past this slot
       any = true;
-      if (tile < slot || in.loop_region == kBefore) lowest = 0;
+      if (tile < slot || in.loop_region == kBefore || in.loop_ahead) lowest = 0;
       else if (in.loop_region == kInside) lowest = std::min<int>(lowest, b[to + 2]);
       else if (tile == slot && in.loop_region == kAfter) { /* past this slot's loop */ }
     }

@@ -92,6 +92,13 @@ struct Compiler {
         loop_region = kBefore;  // a domain loop inside the tile body restarts every tile
         int head = emit({.op = Op::TileHead});
         children(b);
+        // Several domain loops in the tile body share its loop slot: until the last
+        // loop starts, the task still has a loop to start from iteration 0 in it.
+        bool ahead = false;
+        for (int i = static_cast<int>(out.code.size()) - 1; i > head; --i) {
+          ahead |= out.code[i].op == Op::LoopInit;
+          out.code[i].loop_ahead = ahead;
+        }
         emit({.op = Op::TileEnd, .target = head});
         tile_region = kAfter;
         out.code[head].target = static_cast<int>(out.code.size());

@@ -40,6 +40,12 @@ struct Instr {
   int key = -1;          // Cond: index into ProgramSet::keys
   bool polarity = true;  // Cond: true for when_true
   uint8_t loop_region = kBefore, tile_region = kBefore;
+  // Another domain loop of the same tile is still ahead (its LoopInit at or after this
+  // instruction; inside or after an earlier loop): the tile's loops share one loop slot,
+  // and the task will start that loop at iteration 0, so it holds the slot's origin like a
+  // task before its loop (Semantics::renormalize): shifted, the origin would start the
+  // later loop part-way through and run it short.
+  bool loop_ahead = false;
 };
 
 struct TaskProgram {

@@ -61,6 +61,7 @@ struct Fiber {
   int task = -1;
   int step = -1;
   int match_from = -1;  // the next step is matched after this one (on_step, on_loop)
+  int domain_loops_done = 0;  // in the current work tile (on_loop: which of several loops)
   std::vector<long long> occurrences;  // per step id
   bool trigger_counted = false;        // PDL: launch_dependents issued or exited
   int trace_open = -1;                 // RunOptions::trace: index of this thread's open step
@@ -152,6 +153,10 @@ struct Kernel {
   struct LoopSteps {
     bool known = false;
     std::pair<int, int> range[2];  // domain, work tile; {-1, -1}: no such loop or no step in it
+    // Several domain loops, each directly in the tile body (so every tile runs each once,
+    // in program order): their step ranges in that order, told apart by a thread's count
+    // of the domain loops it has left in the current tile. Empty otherwise.
+    std::vector<std::pair<int, int>> domain_loops;
   };
   std::vector<LoopSteps> loop_steps;
 };

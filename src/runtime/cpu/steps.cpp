@@ -89,8 +89,11 @@ void Emulator::Impl::replay_close(Fiber& f) {
 // same kind after the loop for the skipped one (a lagged release after a loop of one
 // iteration named the guarded release inside it). The edges do not say which loop: a
 // schedule has one work-tile loop, but inside it may run several domain loops one after
-// another (the ping-pong GEMM's producer); there the domain-loop edges are not used and
-// its steps are matched by program order alone, as before.
+// another (the ping-pong GEMM's producer). Where each of them sits directly in the tile
+// body, every tile runs each once in program order, so the number of domain loops the
+// thread has left in this tile names the loop. A loop under a guard or condition (which a
+// tile may skip) breaks that count: there the domain-loop edges are not used and the steps
+// are matched by program order alone.
 void Emulator::on_loop(int task, exec::LoopKind kind, exec::LoopEdge edge) {
   Impl& im = *impl_;
   Fiber& f = im.fiber();
@@ -101,13 +104,29 @@ void Emulator::on_loop(int task, exec::LoopKind kind, exec::LoopEdge edge) {
   auto& steps = cache[task];
   if (!steps.known) {
     auto const& sched = m->tasks[task].schedule;
-    int loops = 0;
-    for (auto const& b : sched.blocks) loops += b.kind == ir::BlockKind::DomainLoop;
-    steps.range[0] = loops == 1 ? loop_step_range(sched, sched.domain_loop) : std::pair<int, int>{-1, -1};
+    std::vector<int> loops;
+    bool in_tile_body = sched.work_tile_loop >= 0;
+    for (auto const& b : sched.blocks)
+      if (b.kind == ir::BlockKind::DomainLoop) {
+        loops.push_back(b.id);
+        in_tile_body &= b.parent == sched.work_tile_loop;
+      }
+    steps.range[0] = loops.size() == 1 ? loop_step_range(sched, sched.domain_loop) : std::pair<int, int>{-1, -1};
     steps.range[1] = loop_step_range(sched, sched.work_tile_loop);
+    if (loops.size() > 1 && in_tile_body)
+      for (int id : loops) steps.domain_loops.push_back(loop_step_range(sched, id));
     steps.known = true;
   }
-  auto const [first, last] = steps.range[kind == exec::LoopKind::Domain ? 0 : 1];
+  std::pair<int, int> range = steps.range[kind == exec::LoopKind::Domain ? 0 : 1];
+  if (kind == exec::LoopKind::WorkTile) {
+    f.domain_loops_done = 0;  // a tile starts (or the loop ends): its first domain loop is next
+  } else if (!steps.domain_loops.empty()) {
+    int const n = f.domain_loops_done;
+    if (n >= int(steps.domain_loops.size())) return;  // more loops than recorded: program order
+    range = steps.domain_loops[size_t(n)];
+    if (edge == exec::LoopEdge::Exit) ++f.domain_loops_done;
+  }
+  auto const [first, last] = range;
   if (first < 0) return;  // no loop of that kind, or no step in it
   f.match_from = edge == exec::LoopEdge::Iteration ? first - 1 : last;
 }
