@@ -91,4 +91,77 @@ TEST(CheckPairTiles, SequentialLoopsOfOtherBoundsAreRefused) {
   }
 }
 
+// One automatic key asked in both loops of a tile: the first loop fills a stage when the
+// method says yes, the second when it says no. Balanced only if both answers agree, which
+// nothing promises (the loops cover different data). The consumer shares the key, so an
+// outcome per (tile, iteration) alone made the producer's second loop reuse the first's
+// answer and the schedule looked balanced (SAFE for every tile count, stop 38's open gap).
+struct OppositeAnswersInTwoLoops {
+  template <class S, class F, class X, class Q>
+  TS_HD void operator()(S& s, F& f, X& x, Q& q) const {
+    s.work_tile_loop(q, [&] {
+      s.domain_loop(0, N(), 1, [&] {
+        auto c = ts::work<&Flags::more>(f);
+        s.when_true(c, [&] { x.acquire(); ts::work<&Buf::put>(x); x.commit(); });
+      });
+      s.domain_loop(0, N(), 1, [&] {
+        auto c = ts::work<&Flags::more>(f);
+        s.when_false(c, [&] { x.acquire(); ts::work<&Buf::put>(x); x.commit(); });
+      });
+      ts::queue_epilogue(q);
+    });
+  }
+};
+// Takes one stage per iteration whatever the answer (asking the same automatic key).
+struct OnePerIteration {
+  template <class S, class F, class X, class Q>
+  TS_HD void operator()(S& s, F& f, X& x, Q& q) const {
+    s.work_tile_loop(q, [&] {
+      s.domain_loop(0, N(), 1, [&] {
+        auto c = ts::work<&Flags::more>(f);
+        s.when_true(c, [&] { x.wait(); ts::work<&Buf::take>(x); x.release(); });
+        s.when_false(c, [&] { x.wait(); ts::work<&Buf::take>(x); x.release(); });
+      });
+      ts::queue_epilogue(q);
+    });
+  }
+};
+TEST(CheckPairTiles, AKeyAskedInTwoLoopsOfATileIsTwoOutcomes) {
+  auto r = check(halves<OppositeAnswersInTwoLoops, OnePerIteration>(opts({1})));
+  ASSERT_EQ(r.verdict, ts::Verdict::Unsafe) << r.report;
+  // Both answers yes: two stages, one taken; both no: none, the consumer waits forever.
+  EXPECT_TRUE(r.failure->kind == "deadlock" || r.failure->kind == "unbalanced") << r.report;
+  // Every length: the parametric proof must not find it SAFE either.
+  auto all = check(halves<OppositeAnswersInTwoLoops, OnePerIteration>());
+  EXPECT_EQ(all.verdict, ts::Verdict::Unsafe) << all.report;
+}
+// The near miss: a consumer with the same two loops, taking under the same answers. The
+// second loops of both tasks still share one outcome per (tile, iteration), so the
+// schedule is balanced whatever each loop's method answers. (Where both loops skip, the
+// tasks never meet, so neither the parametric nor the every-tile-count proof applies:
+// concrete lengths over two tiles.)
+struct SameAnswersInTwoLoops {
+  template <class S, class F, class X, class Q>
+  TS_HD void operator()(S& s, F& f, X& x, Q& q) const {
+    s.work_tile_loop(q, [&] {
+      s.domain_loop(0, N(), 1, [&] {
+        auto c = ts::work<&Flags::more>(f);
+        s.when_true(c, [&] { x.wait(); ts::work<&Buf::take>(x); x.release(); });
+      });
+      s.domain_loop(0, N(), 1, [&] {
+        auto c = ts::work<&Flags::more>(f);
+        s.when_false(c, [&] { x.wait(); ts::work<&Buf::take>(x); x.release(); });
+      });
+      ts::queue_epilogue(q);
+    });
+  }
+};
+TEST(CheckPairTiles, TheSameLoopOfTwoTasksStillSharesItsKey) {
+  // At two iterations a task runs its first loop's iteration 1 before the second loop's
+  // iteration 0: positions must order the loops, or the second loop's outcome for
+  // iteration 0 is dropped as passed and asked anew (UNSAFE, a deadlock that cannot be).
+  auto r = check(halves<OppositeAnswersInTwoLoops, SameAnswersInTwoLoops>(opts({1, 2})));
+  EXPECT_EQ(r.verdict, ts::Verdict::Safe) << r.report;
+}
+
 }  // namespace

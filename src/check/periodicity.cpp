@@ -82,7 +82,9 @@ void Semantics::renormalize(uint16_t* b) const {
     }
     for (int e = 0; e < lay_.ndec; ++e) {
       uint16_t* en = &b[lay_.dec_off + 3 * e];
-      if (en[0] == 0 || (en[1] & 0xff) != kInside) continue;
+      // Inside some loop (odd progress, Instr::loop_progress); a shift happens only once
+      // every task of the slot is in or past its last loop, so these are that loop's.
+      if (en[0] == 0 || (en[1] & 1) == 0) continue;
       if (lay_.nslots > 1 && int((en[1] >> 8) & 0x7f) != slot + 1) continue;
       if (en[2] < delta) en[0] = en[1] = en[2] = 0;
       else en[2] = static_cast<uint16_t>(en[2] - delta);

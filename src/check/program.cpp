@@ -6,6 +6,7 @@
 #include <map>
 
 #include "ts/check/length_classes.hpp"
+#include "ts/core/errors.hpp"
 #include "ts/schedule/lane_mode.hpp"
 #include "ts/schedule/expand.hpp"
 #include "ts/schedule/turns.hpp"
@@ -13,17 +14,25 @@
 namespace ts::check {
 namespace {
 
+// Positions keep a tile's loop progress in 8 bits (Instr::loop_progress: 2n per loop).
+constexpr int kMaxLoopsInATile = 127;
+
 struct Compiler {
   ir::ScheduleIR const& ir;
   ProgramSet& ps;
   int task;
   TaskProgram out;
   uint8_t loop_region = kBefore, tile_region = kBefore;
+  // Domain loops begun so far in the current tile body (or the schedule, without a tile
+  // loop): inside a loop, that loop's number. Keys asked in a later loop are told apart
+  // from the first loop's (the WhenTrue case), positions order the loops (Instr).
+  int loops_begun = 0;
   std::vector<int> loop_exits_to_patch;  // Break instructions waiting for the loop's exit
 
   int emit(Instr in) {
     in.loop_region = loop_region;
     in.tile_region = tile_region;
+    in.loops_begun = static_cast<uint8_t>(loops_begun);
     out.code.push_back(in);
     return static_cast<int>(out.code.size()) - 1;
   }
@@ -61,6 +70,15 @@ struct Compiler {
         out.has_loop = true;
         out.static_trip = static_trip_count(b);
         if (out.static_trip < 0) ps.any_runtime_loop = true;
+        if (++loops_begun > kMaxLoopsInATile) {
+          Diagnostic d;
+          d.check = "check.loops-per-tile";
+          d.task = ir.name;
+          d.message = "too many domain loops one after another in one tile for the checker's positions";
+          d.expected = "at most " + std::to_string(kMaxLoopsInATile);
+          d.actual = std::to_string(loops_begun);
+          throw ModelError(d);
+        }
         emit({.op = Op::LoopInit});
         loop_region = kInside;
         int head = emit({.op = Op::LoopHead});
@@ -90,6 +108,7 @@ struct Compiler {
         emit({.op = Op::TileInit});
         tile_region = kInside;
         loop_region = kBefore;  // a domain loop inside the tile body restarts every tile
+        loops_begun = 0;
         int head = emit({.op = Op::TileHead});
         children(b);
         // Several domain loops in the tile body share its loop slot: until the last
@@ -117,6 +136,13 @@ struct Compiler {
       case BK::WhenFalse: {
         std::string k = b.cond_key.empty() ? ("slot" + std::to_string(b.cond_slot) + "@" + std::to_string(task))
                                            : b.cond_key;
+        // Outcomes are shared per (tile, iteration), and a tile's domain loops share its
+        // iterations: iteration i of its second loop is not iteration i of its first
+        // (the ping-pong GEMM's loops cover different sub-tiles, where one method may
+        // answer differently). Inside a later loop the key gets the loop's number: the
+        // same loop of other tasks still shares it; other loops get independent
+        // outcomes, a superset of the real runs.
+        if (loop_region == kInside && loops_begun > 1) k += " (domain loop " + std::to_string(loops_begun) + ")";
         guarded({.op = Op::Cond, .key = key_index(k), .polarity = b.kind == BK::WhenTrue}, b);
         break;
       }

@@ -507,7 +507,10 @@ uint32_t Semantics::position(uint16_t const* s, int t) const {
                 : in.tile_region == kInside   ? s[to + 1] + 1u
                                               : lay_.nslots + 1u;
   uint32_t it = in.loop_region == kInside ? s[to + 2] : 0;
-  return (tp << 24) | (uint32_t(in.loop_region) << 16) | it;
+  // The loop part orders a tile's several domain loops (Instr::loop_progress): without
+  // it, iteration i of a second loop read as iteration i of the first, and an entry a
+  // task will read in its second loop was dropped as passed while it ran the first.
+  return (tp << 24) | (uint32_t(in.loop_progress()) << 16) | it;
 }
 
 void Semantics::advance(std::vector<uint16_t>& b, int t, std::vector<uint16_t>& out) const {

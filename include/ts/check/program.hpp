@@ -46,6 +46,14 @@ struct Instr {
   // task before its loop (Semantics::renormalize): shifted, the origin would start the
   // later loop part-way through and run it short.
   bool loop_ahead = false;
+  // Domain loops the task has begun in this tile (or the schedule, without a tile loop)
+  // at this instruction: the number of the loop it is in, or of the last one it left.
+  uint8_t loops_begun = 0;
+  // Progress inside a tile, ordered: before the first loop 0, inside loop n 2n - 1, after
+  // it (between loops n and n + 1) 2n. One loop gives kBefore / kInside / kAfter.
+  uint8_t loop_progress() const {
+    return loop_region == kBefore ? 0 : static_cast<uint8_t>(2 * loops_begun - (loop_region == kInside ? 1 : 0));
+  }
 };
 
 struct TaskProgram {
