@@ -164,4 +164,28 @@ TEST(CheckPairTiles, TheSameLoopOfTwoTasksStillSharesItsKey) {
   EXPECT_EQ(r.verdict, ts::Verdict::Safe) << r.report;
 }
 
+// Positions keep a tile's loop progress in 8 bits: more than 127 loops in a tile are
+// refused by name before any state is explored, never wrapped around.
+struct ManyLoops {
+  template <class S, class F, class X, class Q>
+  TS_HD void operator()(S& s, F&, X& x, Q& q) const {
+    s.work_tile_loop(q, [&] {
+      for (int i = 0; i < 128; ++i)
+        s.domain_loop(0, N(), 1, [&] { x.acquire(); ts::work<&Buf::put>(x); x.commit(); });
+      ts::queue_epilogue(q);
+    });
+  }
+};
+TEST(CheckPairTiles, MoreLoopsInATileThanPositionsHoldAreRefused) {
+  try {
+    (void)ts::check::run_exhaustive(halves<ManyLoops, HalvesConsumer>());
+    FAIL() << "expected check.loops-per-tile";
+  } catch (ts::ModelError const& e) {
+    EXPECT_EQ(e.diagnostic().check, "check.loops-per-tile");
+    EXPECT_EQ(e.diagnostic().task, "P");
+    EXPECT_EQ(e.diagnostic().expected, "at most 127");
+    std::printf("%s\n", e.diagnostic().format().c_str());
+  }
+}
+
 }  // namespace

@@ -21,6 +21,7 @@ struct Compiler {
   ir::ScheduleIR const& ir;
   ProgramSet& ps;
   int task;
+  std::string const& task_name;
   TaskProgram out;
   uint8_t loop_region = kBefore, tile_region = kBefore;
   // Domain loops begun so far in the current tile body (or the schedule, without a tile
@@ -73,7 +74,7 @@ struct Compiler {
         if (++loops_begun > kMaxLoopsInATile) {
           Diagnostic d;
           d.check = "check.loops-per-tile";
-          d.task = ir.name;
+          d.task = task_name;
           d.message = "too many domain loops one after another in one tile for the checker's positions";
           d.expected = "at most " + std::to_string(kMaxLoopsInATile);
           d.actual = std::to_string(loops_begun);
@@ -430,7 +431,7 @@ ProgramSet compile(Model const& m) {
   assign_consumer_slots(m, pipe_of, ps);
   for (int t = 0; t < nt; ++t) {
     auto const& ir = m.tasks[t].schedule;
-    Compiler c{ir, ps, t, {}, kBefore, kBefore, {}};
+    Compiler c{.ir = ir, .ps = ps, .task = t, .task_name = m.tasks[t].name};
     c.block(ir.blocks.at(0));
     c.emit({.op = Op::End});
     ps.tasks.push_back(std::move(c.out));
