@@ -86,13 +86,16 @@ TEST(GemmPingPongModel, LayoutFitsAndPairsCoverOddTileCounts) {
 }
 
 // Every tile of D belongs to exactly one half of one pair, for even and odd tile rows and
-// across raster groups (kGroupM block rows of two tile rows each).
+// across raster groups (group_m block rows of two tile rows each; a last, partial group).
 TEST(GemmPingPongModel, PairsCoverEveryTileOnce) {
+  for (int g : {1, 2, 3, 4, 8, 16})
   for (int tm : {1, 2, 3, 7, 16, 17, 33})
     for (int tn : {1, 3, 8}) {
+      SCOPED_TRACE("raster group " + std::to_string(g));
       pp::PairQueue q;
       q.tiles_m = tm;
       q.tiles_n = tn;
+      q.group_m = g;
       q.num_tiles = (tm + 1) / 2 * tn;
       std::vector<int> seen(size_t(tm) * tn, 0);
       for (int p = 0; p < q.num_tiles; ++p) {
@@ -106,6 +109,47 @@ TEST(GemmPingPongModel, PairsCoverEveryTileOnce) {
       }
       for (size_t i = 0; i < seen.size(); ++i) EXPECT_EQ(seen[i], 1) << tm << "x" << tn << " tile " << i;
     }
+}
+
+// The cooperative queue's raster: every 128 x 256 tile once for any group size, a group
+// walking its rows first (the next tile is the next row while the group has one), and
+// Problem::raster_group reaching the queue; a negative group is refused by name.
+TEST(GemmPingPongModel, TheCooperativeRasterCoversEveryTileOnceForAnyGroup) {
+  for (int g : {1, 2, 3, 4, 8, 16})
+    for (int tm : {1, 5, 8, 17})
+      for (int tn : {1, 4, 7}) {
+        gemm::Tiles<ts::StaticScheduler> q;
+        q.tiles_m = tm;
+        q.tiles_n = tn;
+        q.group_m = g;
+        q.num_tiles = tm * tn;
+        std::vector<int> seen(size_t(tm) * tn, 0);
+        for (int t = 0; t < q.num_tiles; ++t) {
+          ts::WorkTile w = q.make_tile(t);
+          ASSERT_TRUE(w.valid && w.coord[0] < tm && w.coord[1] < tn) << g << " " << tm << "x" << tn << " tile " << t;
+          ++seen[size_t(w.coord[0]) * tn + w.coord[1]];
+          if (t > 0 && g <= tm && t < g * tn) {  // inside the first, whole group: rows first
+            ts::WorkTile prev = q.make_tile(t - 1);
+            EXPECT_EQ(w.coord[0], t % g == 0 ? 0 : prev.coord[0] + 1) << g << " " << t;
+          }
+        }
+        for (size_t i = 0; i < seen.size(); ++i) EXPECT_EQ(seen[i], 1) << g << " " << tm << "x" << tn << " tile " << i;
+      }
+  auto p = problem(4096, 4096, 512);
+  p.raster_group = 4;
+  static int map_stand_in;
+  p.map_d = &map_stand_in;
+  EXPECT_EQ(gemm::detail::tile_queue(p, ts::StaticScheduler{}).group_m, 4);
+  p.raster_group = 0;
+  EXPECT_EQ(gemm::detail::tile_queue(p, ts::StaticScheduler{}).group_m, gemm::kGroupM);
+  p.raster_group = -2;
+  try {
+    (void)pp::make_gemm_pingpong(p, nullptr, ts::Options{.verbose = false, .exhaustive_check = false});
+    FAIL() << "expected gemm.raster-group";
+  } catch (ts::ModelError const& e) {
+    EXPECT_EQ(e.diagnostic().check, "gemm.raster-group");
+    EXPECT_EQ(e.diagnostic().actual, "-2");
+  }
 }
 
 // The shape rule picks what the H200 measured faster (gemm_shape_choice.hpp): ping-pong

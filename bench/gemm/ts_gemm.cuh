@@ -26,11 +26,14 @@ template <bool RowB>
 using TsGemmColA = TsGemmOf<std::conditional_t<RowB, gemm::ColMajorARowMajorB, gemm::ColMajorA>>;
 
 // Records, verifies (throws on errors) and lays out the GEMM; prints when verbose.
+// `exhaustive`: run the model checker too (its proof does not depend on the problem: a
+// bench preparing the same schedule many times proves it once and runs the static checks
+// on the rest).
 template <class Layout = gemm::KMajorAB>
-inline TsGemmOf<Layout> prepare_ts_gemm(gemm::Problem const& p, int sms, bool verbose) {
+inline TsGemmOf<Layout> prepare_ts_gemm(gemm::Problem const& p, int sms, bool verbose, bool exhaustive = true) {
   TsGemmOf<Layout> g;
   g.tm = std::make_unique<GemmManagerOf<Layout, ts::StaticScheduler>>(
-      gemm::make_gemm<Layout>(p, ts::Options{.verbose = verbose, .exhaustive_check = true}));
+      gemm::make_gemm<Layout>(p, ts::Options{.verbose = verbose, .exhaustive_check = exhaustive}));
   g.tm->print_and_verify();
   int tiles = p.tiles_m() * p.tiles_n();
   g.grid = tiles < sms ? tiles : sms;

@@ -28,10 +28,11 @@ using TsGemmPingPong = TsGemmPingPongOf<PingPongManager>;
 template <class Shape>
 inline TsGemmPingPongOf<PingPongManagerOf<Shape>> prepare_ts_gemm_pingpong_of(gemm::Problem const& p,
                                                                              gemm::pingpong::OperandMaps maps,
-                                                                             int sms, bool verbose) {
+                                                                             int sms, bool verbose,
+                                                                             bool exhaustive = true) {
   TsGemmPingPongOf<PingPongManagerOf<Shape>> g;
   g.tm = std::make_unique<PingPongManagerOf<Shape>>(gemm::pingpong::make_gemm_pingpong_of<Shape>(
-      p, maps, ts::Options{.verbose = verbose, .exhaustive_check = true}));
+      p, maps, ts::Options{.verbose = verbose, .exhaustive_check = exhaustive}));
   g.tm->print_and_verify();
   int const pairs = gemm::pingpong::pairs<Shape>(p);
   g.grid = pairs < sms ? pairs : sms;
@@ -39,8 +40,9 @@ inline TsGemmPingPongOf<PingPongManagerOf<Shape>> prepare_ts_gemm_pingpong_of(ge
 }
 // 128 x 128 tiles. p.map_a: A in 128 x 64 boxes (the cooperative shape's map); map_b_128: B
 // in 128 x 64 boxes.
-inline TsGemmPingPong prepare_ts_gemm_pingpong(gemm::Problem const& p, void const* map_b_128, int sms, bool verbose) {
-  return prepare_ts_gemm_pingpong_of<gemm::pingpong::Tile128x128>(p, {p.map_a, map_b_128}, sms, verbose);
+inline TsGemmPingPong prepare_ts_gemm_pingpong(gemm::Problem const& p, void const* map_b_128, int sms, bool verbose,
+                                               bool exhaustive = true) {
+  return prepare_ts_gemm_pingpong_of<gemm::pingpong::Tile128x128>(p, {p.map_a, map_b_128}, sms, verbose, exhaustive);
 }
 // 64 x 256 tiles. map_a_64: A in 64 x 64 boxes; p.map_b: B in 256 x 64 boxes (the
 // cooperative shape's map).

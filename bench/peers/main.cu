@@ -10,7 +10,9 @@
 // TS's per-shape choice (gemm::choose_shape: cooperative or ping-pong; `ts_shape=` in the
 // `peer best` line) and the screen's two fastest CUTLASS kernels (twice the rounds) that the bench lines
 // come from. TS_PEERS_ONLY="a b" keeps only the CUTLASS configurations whose names
-// contain one of the words.
+// contain one of the words. TS_PEERS_GROUPS="1 2 4 16" adds TS's cooperative and ping-pong
+// kernels under those raster groups (gemm::Problem::raster_group; the default kernels use
+// gemm::kGroupM) to the screen, as ts_g<n> and ts_pingpong_g<n>.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -28,12 +30,17 @@
 
 namespace {
 
-std::vector<int> swizzles() {
+std::vector<int> int_list(char const* env) {
   std::vector<int> v;
-  if (char const* e = std::getenv("TS_PEERS_SWIZZLES")) {
+  if (char const* e = std::getenv(env)) {
     std::istringstream in(e);
     for (int x; in >> x;) v.push_back(x);
   }
+  return v;
+}
+
+std::vector<int> swizzles() {
+  std::vector<int> v = int_list("TS_PEERS_SWIZZLES");
   if (v.empty()) v = {1, 2, 4, 8};
   return v;
 }
@@ -93,6 +100,16 @@ int main(int argc, char** argv) {
                                                                                        false);
     auto pp64mc = bench::prepare_ts_gemm_pingpong_multicast<gemm::pingpong::Tile64x256>(
         prob, {maps + 4, maps + 1, maps + 3}, false);
+    // The same two schedules under other raster groups (proved above: static checks only).
+    std::vector<int> const groups = int_list("TS_PEERS_GROUPS");
+    std::vector<bench::TsGemm> coop_g;
+    std::vector<bench::TsGemmPingPong> pp_g;
+    for (int g : groups) {
+      gemm::Problem pg = prob;
+      pg.raster_group = g;
+      coop_g.push_back(bench::prepare_ts_gemm(pg, sms, false, false));
+      pp_g.push_back(bench::prepare_ts_gemm_pingpong(pg, maps + 3, sms, false, false));
+    }
 
     // CUTLASS: every configuration under every swizzle, parameters made once.
     peers::GemmArgs ga{s.m, s.n, s.k, a, b, d, sms};
@@ -149,6 +166,11 @@ int main(int argc, char** argv) {
     check("ts_pingpong_64x256", [&] { pp64.launch(); }, true);
     check("ts_pingpong_multicast", [&] { ppmc.launch(); }, true);
     check("ts_pingpong_64x256_multicast", [&] { pp64mc.launch(); }, true);
+    for (size_t j = 0; j < groups.size(); ++j) {
+      std::string g = std::to_string(groups[j]);
+      check("ts_g" + g, [&, j] { coop_g[j].launch(); }, false);
+      check("ts_pingpong_g" + g, [&, j] { pp_g[j].launch(); }, false);
+    }
     for (size_t i = 0; i < runners.size(); ++i) {
       peers::Runner* r = runners[i].get();
       check(runner_names[i], [r] { r->run(0); }, false);
@@ -171,7 +193,7 @@ int main(int argc, char** argv) {
       std::printf("peer screen size=%dx%dx%d ts_pingpong_tflops=%.1f ts_pingpong_single_tflops=%.1f\n", s.m, s.n,
                   s.k, tf(t[i_pp].b2b_ms), tf(t[i_pp].single_ms));
     for (size_t k = 1; k < names.size(); ++k)  // the TS shapes beside the one the rule picks
-      if (names[k].rfind("ts_pingpong_", 0) == 0)
+      if (names[k].rfind("ts_pingpong_", 0) == 0 || names[k].rfind("ts_g", 0) == 0)
         std::printf("peer screen size=%dx%dx%d %s_tflops=%.1f %s_single_tflops=%.1f\n", s.m, s.n, s.k,
                     names[k].c_str(), tf(t[k].b2b_ms), names[k].c_str(), tf(t[k].single_ms));
     if (!cublas_ok || !ts_ok || cut.empty()) {

@@ -1,6 +1,7 @@
 // Host-side declaration of the Hopper GEMM (cooperative shape): resources, tasks, graph,
 // manager, for every operand layout and tile scheduler (both type parameters).
 #pragma once
+#include <string>
 #include <tuple>
 
 #include "gemm_colmajor_a.hpp"
@@ -17,6 +18,17 @@ struct Problem {
   void const* map_b = nullptr;  // device CUtensorMap of B (N x K, 256x64 boxes, 128B swizzle)
   uint16_t* d = nullptr;        // device D (M x N bf16)
   void const* map_d = nullptr;  // device CUtensorMap of D (64x64 boxes, 128B swizzle); null: direct stores
+  // Tile rows (ping-pong: blocks of two tile rows) per raster group of the tile order
+  // (grouped_tile); 0: the default, kGroupM.
+  int raster_group = 0;
+  int group_m() const {
+    if (raster_group < 0)
+      throw ts::ModelError(ts::value_diagnostic("gemm.raster-group", "tiles",
+                                                "Problem::raster_group is the number of tile rows per raster group",
+                                                "0 (the default, " + std::to_string(kGroupM) + ") or more",
+                                                std::to_string(raster_group)));
+    return raster_group > 0 ? raster_group : kGroupM;
+  }
   int tiles_m() const { return (M + kTileM - 1) / kTileM; }
   int tiles_n() const { return (N + kTileN - 1) / kTileN; }
   int k_iters() const { return (K + kTileK - 1) / kTileK; }
@@ -63,6 +75,7 @@ Tiles<S> tile_queue(Problem const& p, S const& sched) {
   q.num_tiles = p.tiles_m() * p.tiles_n();
   q.tiles_m = p.tiles_m();
   q.tiles_n = p.tiles_n();
+  q.group_m = p.group_m();
   return q;
 }
 

@@ -94,10 +94,11 @@ struct PairQueueOf : ts::WorkQueueOf<S> {
   static_assert(ClusterM == 1 || !S::is_dynamic,
                 "a clustered pair queue needs the static scheduler: both CTAs of a cluster must take the same block");
   int tiles_m = 0, tiles_n = 0;  // in tiles of the shape
+  int group_m = kGroupM;         // blocks (of 2 x ClusterM tile rows) per raster group
   TS_HD ts::WorkTile make_tile(int t) const {
     int const block = t / ClusterM, rank = t % ClusterM;  // ClusterM = 1: t, 0 (folded at compile time)
     ts::WorkTile w = grouped_tile(block, this->num_tiles / ClusterM, (tiles_m + 2 * ClusterM - 1) / (2 * ClusterM),
-                                  tiles_n);
+                                  tiles_n, group_m);
     w.tile_idx = t;
     int const first_row = w.coord[0] * 2 * ClusterM;
     w.coord[0] = first_row + 2 * rank;

@@ -48,6 +48,7 @@ inline auto make_gemm_pingpong_of(Problem const& p, OperandMaps maps, S const& s
   q.num_tiles = cluster_items<Shape, ClusterM>(p);
   q.tiles_m = tiles_m<Shape>(p);
   q.tiles_n = tiles_n<Shape>(p);
+  q.group_m = p.group_m();
   auto out = [&](int half) {
     GmemDOf<Shape> d;
     d.half = half;

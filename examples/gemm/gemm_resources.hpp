@@ -31,8 +31,10 @@ constexpr int kStages = 4;
 constexpr int kGroupM = 8;
 constexpr int kBytesA = kTileM * kTileK * 2, kBytesB = kTileN * kTileK * 2;
 
-// Tiles in a grouped raster: kGroupM tile rows at a time, so a group's B slices stay in L2.
-TS_HD inline ts::WorkTile grouped_tile(int t, int num_tiles, int tiles_m, int tiles_n) {
+// Tiles in a grouped raster: group_m tile rows at a time (down the rows of a group, then the
+// next column), so a group's B slices stay in L2 while its A rows are reused along N.
+// kGroupM is the default; Problem::raster_group picks another (CUTLASS's raster swizzle).
+TS_HD inline ts::WorkTile grouped_tile(int t, int num_tiles, int tiles_m, int tiles_n, int group_m = kGroupM) {
   ts::WorkTile w;
   w.tile_idx = t;
   w.valid = t < num_tiles;
@@ -40,9 +42,9 @@ TS_HD inline ts::WorkTile grouped_tile(int t, int num_tiles, int tiles_m, int ti
   // rows are a multiple of kGroupM): harmless on the GPU, where the result of an invalid
   // tile is never used (and the test costs a branch per tile fetch), but a trap on the host.
   if (ts::arch::kDivisionByZeroTraps && !w.valid) return w;
-  int per_group = kGroupM * tiles_n;
-  int first_m = (t / per_group) * kGroupM;
-  int rows = tiles_m - first_m < kGroupM ? tiles_m - first_m : kGroupM;
+  int per_group = group_m * tiles_n;
+  int first_m = (t / per_group) * group_m;
+  int rows = tiles_m - first_m < group_m ? tiles_m - first_m : group_m;
   int in_group = t % per_group;
   w.coord[0] = first_m + in_group % rows;
   w.coord[1] = in_group / rows;
@@ -56,7 +58,8 @@ TS_HD inline ts::WorkTile grouped_tile(int t, int num_tiles, int tiles_m, int ti
 template <class S>
 struct Tiles : ts::WorkQueueOf<S> {
   int tiles_m = 0, tiles_n = 0;
-  TS_HD ts::WorkTile make_tile(int t) const { return grouped_tile(t, this->num_tiles, tiles_m, tiles_n); }
+  int group_m = kGroupM;  // tile rows per raster group
+  TS_HD ts::WorkTile make_tile(int t) const { return grouped_tile(t, this->num_tiles, tiles_m, tiles_n, group_m); }
 };
 using TileQueue = Tiles<ts::StaticScheduler>;
 
