@@ -61,4 +61,10 @@ RC_GTEST_PROP(CheckerAgreement, ParametricAgreesWithConcreteLengthsInATileLoop, 
   parametric_agrees_at_lengths_0_to_3(recipe, LoopKind::TilesOfDomain);
 }
 
+// The same with two domain loops of one bound one after the other in each tile (the
+// ping-pong GEMM producer's shape): a key asked in the second loop is apart from the first's.
+RC_GTEST_PROP(CheckerAgreement, ParametricAgreesWithConcreteLengthsInTwoLoopsOfATile, (Recipe const& recipe)) {
+  parametric_agrees_at_lengths_0_to_3(recipe, LoopKind::TilesOfTwoDomains);
+}
+
 }  // namespace
