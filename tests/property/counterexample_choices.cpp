@@ -13,9 +13,12 @@ struct Region {
   int key;
   int first_step;  // condition: its more() step; skippable: first body step
   int last_step;   // last step of the body (first_step - 1 + count when empty)
+  int loop;        // the domain loop of the tile it is in: 2 (the second), else 1
 };
 
-void number(std::vector<Node> const& nodes, int& next, std::vector<Region>& out) {
+// Steps are numbered in program order (TaskProgram::lists()), so a step also tells which
+// of a tile's two domain loops it is in.
+void number(std::vector<Node> const& nodes, int& next, std::vector<Region>& out, int loop) {
   for (auto const& n : nodes) {
     if (!is_block(n.op)) {
       ++next;
@@ -24,8 +27,8 @@ void number(std::vector<Node> const& nodes, int& next, std::vector<Region>& out)
     bool cond = n.op == Op::WhenTrue || n.op == Op::WhenFalse;
     int first = next;
     if (cond) ++next;
-    number(n.body, next, out);
-    if (cond || n.op == Op::Skippable) out.push_back({n.op, n.key, first, next - 1});
+    number(n.body, next, out, loop);
+    if (cond || n.op == Op::Skippable) out.push_back({n.op, n.key, first, next - 1, loop});
   }
 }
 // The step task `t` is blocked at in a deadlock ("T1 at m0.wait() (step 1, ..."), or -1:
@@ -53,11 +56,13 @@ int blocked_tile(ts::check::Counterexample const& cex, int t) {
 RuntimeChoices choices_of(Program const& p, ts::check::Counterexample const& cex) {
   RuntimeChoices c;
   c.tiles = has_tile_loop(p.loop);
-  c.nested = p.loop == LoopKind::TilesOfDomain;
+  c.nested = nested_loops(p.loop);
   for (int t = 0; t < int(p.tasks.size()); ++t) {
     std::vector<Region> regions;
     int next = 0;
-    for (auto const* list : p.tasks[t].lists()) number(*list, next, regions);
+    auto lists = p.tasks[t].lists();
+    for (int l = 0; l < int(lists.size()); ++l)
+      number(*lists[l], next, regions, TaskProgram::loop_of_list(l) == 2 ? 2 : 1);
     std::vector<ts::check::Event> mine;
     for (auto const& e : cex.events)
       if (e.task == t) mine.push_back(e);
@@ -72,7 +77,7 @@ RuntimeChoices choices_of(Program const& p, ts::check::Counterexample const& cex
         if (cond && e.step == r.first_step && r.last_step > r.first_step && s >= 0) {
           bool entered = s > r.first_step && s <= r.last_step;
           bool outcome = r.op == Op::WhenTrue ? entered : !entered;
-          c.pinned_conditions[{r.key, c.tiles && !c.nested ? -1 : e.iteration, c.tiles ? e.tile : -1}] = outcome;
+          c.pinned_conditions[{r.key, r.loop, c.tiles && !c.nested ? -1 : e.iteration, c.tiles ? e.tile : -1}] = outcome;
         }
         if (!cond && e.step >= r.first_step && e.step <= r.last_step) c.pinned_skips[e.tile] = false;
       }

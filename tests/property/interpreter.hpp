@@ -19,6 +19,7 @@ template <class S, class Res>
 struct Replayer {
   S& s;
   Res& res;  // std::tuple of handle references, in the order of the kFlags.. constants
+  int loop = 1;  // 2: replaying a tile's second domain loop (its conditions are asked apart)
 
   template <class F>
   void with_mem(int i, F&& f) const {
@@ -66,6 +67,15 @@ struct Replayer {
       if (n.op == Op::WhenTrue) s.when_true(c, ts::Key{key_name(n.key)}, body);
       else s.when_false(c, ts::Key{key_name(n.key)}, body);
     };
+    if (loop == 2) {
+      switch (n.key & 3) {
+        case 0: branch(ts::work<&Mem::more0_loop2>(flags)); break;
+        case 1: branch(ts::work<&Mem::more1_loop2>(flags)); break;
+        case 2: branch(ts::work<&Mem::more2_loop2>(flags)); break;
+        default: branch(ts::work<&Mem::more3_loop2>(flags)); break;
+      }
+      return;
+    }
     switch (n.key & 3) {
       case 0: branch(ts::work<&Mem::more0>(flags)); break;
       case 1: branch(ts::work<&Mem::more1>(flags)); break;
@@ -96,6 +106,7 @@ struct Interpreter {
   void operator()(S& s, R&... r) const {
     auto res = std::tie(r...);
     Replayer<S, decltype(res)> x{s, res};
+    Replayer<S, decltype(res)> x2{s, res, 2};
     auto const& tp = program->tasks[task];
     std::nullptr_t* outside = nullptr;
     x.run(tp.head, outside);
@@ -112,6 +123,15 @@ struct Interpreter {
         s.work_tile_loop(std::get<kQueue>(res), [&](auto& tile) {
           x.run(tp.tile_pre, &tile);
           s.domain_loop(start, ts::runtime(program->length, "n"), 1, loop_body);
+          x.run(tp.tile_post, &tile);
+        });
+        break;
+      case LoopKind::TilesOfTwoDomains:  // two loops of the one bound (and start) per tile
+        s.work_tile_loop(std::get<kQueue>(res), [&](auto& tile) {
+          x.run(tp.tile_pre, &tile);
+          s.domain_loop(start, ts::runtime(program->length, "n"), 1, loop_body);
+          x.run(tp.tile_mid, &tile);
+          s.domain_loop(start, ts::runtime(program->length, "n"), 1, [&](auto& handle) { x2.run(tp.body2, &handle); });
           x.run(tp.tile_post, &tile);
         });
         break;

@@ -136,4 +136,60 @@ TEST(Interpreter, PerTileOperandReleasedOnTheLastIterationFailsAtLengthZero) {
   EXPECT_EQ(emulated_kind(p), "");
 }
 
+// Two domain loops of one bound in each tile (LoopKind::TilesOfTwoDomains, the ping-pong
+// GEMM producer's shape): the producer fills m0 in its first loop, the consumer drains it
+// in its second (Place::Across); m1 is filled and drained under one key in each loop of
+// both tasks (two outcomes per iteration: one per loop, shared by the tasks).
+Program two_loops_per_tile() {
+  Program p;
+  p.loop = LoopKind::TilesOfTwoDomains;
+  p.length = 2;
+  p.mem[0] = ring(3);
+  p.mem[1] = ring(1);
+  TaskProgram producer, consumer;
+  producer.body = produce(0);
+  append(producer.body, {block(Op::WhenTrue, produce(1), 1)});
+  producer.body2 = {block(Op::WhenTrue, produce(1), 1)};
+  producer.tile_post = {op(Op::Advance)};
+  consumer.body = {block(Op::WhenTrue, consume(1), 1)};
+  consumer.body2 = consume(0);
+  append(consumer.body2, {block(Op::WhenTrue, consume(1), 1)});
+  consumer.tile_post = {op(Op::Advance)};
+  p.tasks = {producer, consumer};
+  return p;
+}
+
+TEST(Interpreter, TwoLoopsPerTileAreSafeUpToTheStagesAndRunClean) {
+  auto p = two_loops_per_tile();
+  for (bool reduction : {false, true}) {
+    auto v = check(model_of(p), reduction, {0, 1, 2, 3});
+    EXPECT_TRUE(v.safe()) << v.report;
+  }
+  // m0 holds 3 stages: a fourth iteration of the producer's first loop waits for ever.
+  auto v = check(model_of(p), true);
+  ASSERT_EQ(v.verdict, ts::Verdict::Unsafe) << v.report;
+  EXPECT_EQ(v.kind, "deadlock") << v.report;
+  EXPECT_EQ(v.length, 4) << v.report;
+  for (int tiles : {1, 2, 3})
+    for (int length : {0, 1, 3}) {
+      p.tiles = tiles;
+      p.length = length;
+      EXPECT_EQ(emulated_kind(p), "") << tiles << " tiles, length " << length;
+    }
+}
+
+// Near miss: the consumer's second loop asks m1's key under when_false. Its outcome is
+// not the first loop's, so the shared key ties it to nothing: UNSAFE on the checker (an
+// unbalanced or blocked ring) and on the emulator for some seed (the second loop's answers
+// differ from the first's).
+TEST(Interpreter, TheSecondLoopsKeyIsNotTheFirstLoops) {
+  auto p = two_loops_per_tile();
+  p.tasks[0].body2.clear();  // the producer fills m1 in its first loop only
+  p.tasks[1].body2 = consume(0);
+  append(p.tasks[1].body2, {block(Op::WhenFalse, consume(1), 1)});
+  auto v = check(model_of(p), true, {1});
+  ASSERT_EQ(v.verdict, ts::Verdict::Unsafe) << v.report;
+  EXPECT_NE(emulated_kind(p), "");
+}
+
 }  // namespace

@@ -23,4 +23,12 @@ inline constexpr AvoidKnownBugs kAvoidKnownBugs{
 // executes (src/runtime/cpu/engines.cpp). Regression.EmulatorRecordsAnMmaReadWhenItRuns.
 inline constexpr bool kEmulatorRecordsMmaReadsAtIssue = false;
 
+// Checker gap (found by Emulator.CounterexamplesReplayToTheSameFailure with two domain
+// loops per tile; the one-loop tile shape has it too): a parametric UNSAFE in a tile loop
+// whose concrete witness search (k = 0..256, every tile count) stops at the tile drift
+// before the failure reports the parametric run itself: domain length -1, every event's
+// iteration -1, though a concrete run fails (at k = 1 over 2 tiles). The replay cannot
+// pin condition outcomes per iteration then. Regression.ParametricTileLoopFailureHasAConcreteRun.
+inline constexpr bool kParametricFailureWithoutConcreteRun = true;
+
 }  // namespace prop

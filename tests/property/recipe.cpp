@@ -15,9 +15,35 @@ struct Builder {
   Program p;
   int next_slot = 0;
   bool domain() const { return has_domain_loop(p.loop); }
+  bool two_loops() const { return p.loop == LoopKind::TilesOfTwoDomains; }
   // After the producer's loop: after the task's loop, or (a domain loop in a tile loop)
   // after the domain loop in the same tile, as a GEMM's epilogue reads its accumulator.
-  std::vector<Node>& after_loop(TaskProgram& t) const { return p.loop == LoopKind::TilesOfDomain ? t.tile_post : t.tail; }
+  // Two loops in a tile: after the loop(s) the pipe's producer side runs in (Place).
+  std::vector<std::vector<Node>*> after_loop(TaskProgram& t, PipeRecipe const& pr) const {
+    if (!two_loops()) return {nested_loops(p.loop) ? &t.tile_post : &t.tail};
+    switch (pr.place) {
+      case Place::First: return {&t.tile_mid};
+      case Place::Both: return {&t.tile_mid, &t.tile_post};
+      default: return {&t.tile_post};
+    }
+  }
+  // The loop bodies a side's per-iteration ops go into (Place; one loop: the body).
+  std::vector<std::vector<Node>*> loops_of(TaskProgram& t, PipeRecipe const& pr, bool consumer_side) const {
+    if (!two_loops()) return {&t.body};
+    switch (pr.place) {
+      case Place::First: return {&t.body};
+      case Place::Second: return {&t.body2};
+      case Place::Both: return {&t.body, &t.body2};
+      default: return {consumer_side ? &t.body2 : &t.body};  // Across
+    }
+  }
+  void to_lists(std::vector<std::vector<Node>*> const& lists, std::vector<Node> const& ops) const {
+    for (auto* l : lists) append(*l, ops);
+  }
+  // A side's per-iteration ops, wrapped in the pipe's guard and condition, into its loop(s).
+  void to_loops(TaskProgram& t, PipeRecipe const& pr, std::vector<Node> ops, bool consumer_side = false) const {
+    to_lists(loops_of(t, pr, consumer_side), wrap(pr, std::move(ops), consumer_side));
+  }
   int take_slot() { return next_slot < kMemSlots ? next_slot++ : -1; }
 
   // Wraps a side's ops in the pipe's guard (tile loops: the skippable region) and condition.
@@ -68,57 +94,64 @@ struct Builder {
       std::vector<Node> fills = fill_one, uses = use_one;
       if (producer_lanes) append(uses, use_one);
       else append(fills, fill_one);
-      append(P.body, wrap(pr, fills));
-      append(C.body, wrap(pr, uses, true));
+      to_loops(P, pr, fills);
+      to_loops(C, pr, uses, true);
       return;
     }
     // An accumulator: acquired on the first iteration, committed on the last, drained after
     // the loop. A TMA stage takes one copy (its transaction bytes), issued with the commit.
     if (pr.guard == Guard::Accumulator && domain()) {
+      // Two loops in a tile: the accumulator is filled in the producer side's loop(s)
+      // (Across: the first) and drained after each.
+      auto producer_loops = loops_of(P, pr, false);
       if (tma)
-        append(P.body, {block(Op::FirstIter, {op(Op::Acquire, ring_slot)}),
-                        block(Op::LastIter, {op(fill, ring_slot), op(Op::Commit, ring_slot)})});
+        to_lists(producer_loops, {block(Op::FirstIter, {op(Op::Acquire, ring_slot)}),
+                                  block(Op::LastIter, {op(fill, ring_slot), op(Op::Commit, ring_slot)})});
       else
-        append(P.body, {block(Op::FirstIter, {op(Op::Acquire, ring_slot)}), op(Op::Put, ring_slot),
-                        block(Op::LastIter, {op(Op::Commit, ring_slot)})});
-      append(after_loop(C), {op(Op::Wait, ring_slot), op(read, ring_slot), op(Op::Release, ring_slot)});
+        to_lists(producer_loops, {block(Op::FirstIter, {op(Op::Acquire, ring_slot)}), op(Op::Put, ring_slot),
+                                  block(Op::LastIter, {op(Op::Commit, ring_slot)})});
+      to_lists(after_loop(C, pr), {op(Op::Wait, ring_slot), op(read, ring_slot), op(Op::Release, ring_slot)});
       return;
     }
     // An operand loaded once per tile (per run without a tile loop) and read by every
     // iteration of the domain loop: the producer fills it before the loop, the consumer
     // waits for it before the loop and releases it after.
+    // Two loops in a tile: filled before, and released after, the loop(s) reading it; Across:
+    // filled before the first loop, waited for between the loops, read in the second.
     if (pr.guard == Guard::PerTile && domain()) {
-      bool const nested = p.loop == LoopKind::TilesOfDomain;
-      append(nested ? P.tile_pre : P.head, {op(Op::Acquire, ring_slot), op(fill, ring_slot), op(Op::Commit, ring_slot)});
-      append(nested ? C.tile_pre : C.head, {op(Op::Wait, ring_slot)});
-      append(C.body, {op(read, ring_slot)});
-      append(after_loop(C), {op(Op::Release, ring_slot)});
+      bool const nested = nested_loops(p.loop);
+      bool const second_only = two_loops() && pr.place == Place::Second;
+      bool const wait_between = two_loops() && (pr.place == Place::Second || pr.place == Place::Across);
+      append(!nested ? P.head : second_only ? P.tile_mid : P.tile_pre,
+             {op(Op::Acquire, ring_slot), op(fill, ring_slot), op(Op::Commit, ring_slot)});
+      append(!nested ? C.head : wait_between ? C.tile_mid : C.tile_pre, {op(Op::Wait, ring_slot)});
+      to_lists(loops_of(C, pr, true), {op(read, ring_slot)});
+      append(two_loops() && pr.place == Place::First ? C.tile_mid : !nested ? C.tail : C.tile_post,
+             {op(Op::Release, ring_slot)});
       return;
     }
     // A TMA copy under a condition of its own (key 3): when it is false, the commit arms
     // the stage for bytes no copy delivers, a hang ("TMA commit without TMA work").
     Node copy = tma && pr.guarded_copy ? block(Op::WhenTrue, {op(fill, ring_slot)}, 3) : op(fill, ring_slot);
-    size_t producer_before = P.body.size();
-    append(P.body, wrap(pr, {op(Op::Acquire, ring_slot), copy, op(Op::Commit, ring_slot)}));
+    std::vector<Node> fill_one = {op(Op::Acquire, ring_slot), copy, op(Op::Commit, ring_slot)};
 
     std::vector<Node> use = {op(Op::Wait, ring_slot), op(read, ring_slot)};
     // Turn-taking consumers: a third task takes every second stage; each passes over the
     // other's stage with skip(1). Two commits per step, so every stage has its taker.
     int other = (cons + 1) % tasks;
     if (pr.split == Split::Turns && other != prod && !mma) {
-      std::vector<Node> fill_one = {op(Op::Acquire, ring_slot), copy, op(Op::Commit, ring_slot)};
-      P.body.resize(producer_before);  // the single fill appended above becomes two
       std::vector<Node> two = fill_one;
       append(two, fill_one);
-      append(P.body, wrap(pr, two));
+      to_loops(P, pr, two);
       use.push_back(op(Op::Release, ring_slot));  // no scratch: the turn-takers share no plain buffer
       std::vector<Node> first = use, second = {Node{Op::Skip, ring_slot, 0, 1, 0, {}}};
       first.push_back(Node{Op::Skip, ring_slot, 0, 1, 0, {}});
       append(second, use);
-      append(C.body, wrap(pr, first, true));
-      append(p.tasks[other].body, wrap(pr, second, true));
+      to_loops(C, pr, first, true);
+      to_loops(p.tasks[other], pr, second, true);
       return;
     }
+    to_loops(P, pr, fill_one);
     if (pr.scratch != Scratch::None) {
       int x = take_slot();
       if (x >= 0) {
@@ -131,7 +164,7 @@ struct Builder {
       if (pr.scratch == Scratch::AfterRelease && x >= 0) {
         use.push_back(op(Op::Release, ring_slot));
         use.push_back(op(Op::Scribble, x));
-        append(C.body, wrap(pr, use, true));
+        to_loops(C, pr, use, true);
         return;
       }
     }
@@ -146,17 +179,17 @@ struct Builder {
           p.mem[done] = ring(pr.stages);
           auto at = pr.split == Split::Proxy ? use.end() : use.begin() + 1;  // after the wait
           use.insert(at, {op(Op::Acquire, done), op(Op::Commit, done)});
-          append(C.body, wrap(pr, use, true));
-          append(R.body, wrap(pr, {op(Op::Wait, done), op(Op::Release, ring_slot), op(Op::Release, done)}, true));
+          to_loops(C, pr, use, true);
+          to_loops(R, pr, {op(Op::Wait, done), op(Op::Release, ring_slot), op(Op::Release, done)}, true);
           return;
         }
       }
-      append(C.body, wrap(pr, use, true));
-      append(R.body, wrap(pr, {op(Op::Release, ring_slot)}, true));
+      to_loops(C, pr, use, true);
+      to_loops(R, pr, {op(Op::Release, ring_slot)}, true);
       return;
     }
     use.push_back(op(Op::Release, ring_slot));
-    append(C.body, wrap(pr, use, true));
+    to_loops(C, pr, use, true);
   }
 };
 
@@ -267,9 +300,9 @@ bool tma_acquired_twice(TaskProgram const& t, int r) {
 // a checker bug, so not a known-bug switch: the generator never makes the shape.
 bool tma_copied_twice(TaskProgram const& t, int r) {
   std::vector<Node const*> ops;
-  // The loop twice (wrap-around): the tile's parts around the domain body, twice.
-  for (auto const* list : {&t.head, &t.tile_pre, &t.body, &t.body, &t.tile_post, &t.tile_pre, &t.body, &t.body,
-                           &t.tile_post, &t.tail})
+  // The loop twice (wrap-around): the tile's parts around the domain bodies, twice.
+  for (auto const* list : {&t.head, &t.tile_pre, &t.body, &t.body, &t.tile_mid, &t.body2, &t.body2, &t.tile_post,
+                           &t.tile_pre, &t.body, &t.body, &t.tile_mid, &t.body2, &t.body2, &t.tile_post, &t.tail})
     flatten(*list, ops);
   bool copied = false;
   for (auto const* n : ops) {
@@ -343,7 +376,7 @@ Program build_program(Recipe const& r, AvoidKnownBugs const& avoid) {
   Builder b;
   b.p.loop = r.loop;
   b.p.length = std::max(1, r.length);
-  b.p.skip_tiles = r.loop == LoopKind::Tiles && r.skip_tiles;  // TilesOfDomain: no skippable region yet
+  b.p.skip_tiles = r.loop == LoopKind::Tiles && r.skip_tiles;  // nested loops: no skippable region yet
   // Only where the shorter loop still runs an iteration: the checker covers domain
   // lengths >= 1 (docs/checker.md, "What is not covered"), so a zero-trip loop would test
   // a claim it does not make.
@@ -369,7 +402,9 @@ Program build_program(Recipe const& r, AvoidKnownBugs const& avoid) {
   }
   if (avoid.parametric_step_free_loop && runtime_length(r.loop))
     for (auto& t : b.p.tasks)
-      if (!has_plain_iteration_step(t.body)) t.body.push_back(op(Op::Tick));
+      for (auto* body : {&t.body, &t.body2})
+        if ((body == &t.body || r.loop == LoopKind::TilesOfTwoDomains) && !has_plain_iteration_step(*body))
+          body->push_back(op(Op::Tick));
   if (avoid.elected_async_work_orders_the_whole_task) {
     bool mixed = false;
     for (int t = 0; t < int(b.p.tasks.size()); ++t) {

@@ -70,6 +70,15 @@ enum class PipeFlavor { Async, Tma, TmaUmma, kCount };
 // Warp-lane interleaving (docs/warp-lanes.md): one side of the ring has stride 2 and its
 // task two warps, each one lane; the other side runs two ops per lane op to balance it.
 enum class WarpLane { None, Producer, Consumer };
+// Which of a tile's two domain loops (LoopKind::TilesOfTwoDomains) a pipe's per-iteration
+// ops go into: both sides in the first, both in the second, both sides in both loops (a
+// key asked in each loop is two outcomes), or Across: the producer's in the first loop and
+// the consumer's in the second (stages filled in one loop and drained in the next). An
+// accumulator is drained after the loop that filled it (Both: after each; Across: after
+// the second); a PerTile operand is filled before, and released after, the loops reading
+// it (Across: filled before the first loop, waited for between the loops). Other loop
+// kinds ignore it.
+enum class Place { First, Second, Both, Across, kCount };
 enum class MutationKind { Drop, Duplicate, SwapWithNext, Unwrap, StageCount, FlipCondition, kCount };
 
 struct PipeRecipe {
@@ -83,6 +92,7 @@ struct PipeRecipe {
   Scratch scratch = Scratch::None;
   Split split = Split::None;
   WarpLane warp_lane = WarpLane::None;  // set by the warp-lane properties, never generated
+  Place place = Place::First;
 };
 
 struct Mutation {

@@ -86,6 +86,35 @@ TEST(Regression, AnEmptyDomainLoopHoldsNoLoopSlotBack) {
   }
 }
 
+// Gap (found by Emulator.CounterexamplesReplayToTheSameFailure once recipes ran two domain
+// loops per tile; one loop per tile has it too): T1 writes m1 while the MMA engine may still
+// read m0, its alias, a race at every length from 1. The parametric proof finds it; the
+// search for a concrete run of it (lengths 0..256 over every tile count) stops each time
+// at the tile drift (T2's loop has no step, so it runs work tiles ahead of the others)
+// before reaching the race, and the parametric run is reported: domain length -1, events
+// without iterations. Dropping T2's empty every() block gives the concrete run (k = 1,
+// 2 tiles). Expected: a concrete failing run, e.g. from a fixed tile count.
+TEST(Regression, ParametricTileLoopFailureHasAConcreteRun) {
+  if (kParametricFailureWithoutConcreteRun)
+    GTEST_SKIP() << "known bug: a parametric failure in a tile loop is reported without a concrete run";
+  using namespace prop::build;
+  Program p;
+  p.loop = LoopKind::TilesOfDomain;
+  p.length = 1;
+  p.mem[0] = MemSpec{PipeKind::TmaUmma, 1, 1, 0, false};
+  p.mem[1] = MemSpec{PipeKind::None, 1, 1, 1, false};
+  TaskProgram t0, t1, t2;
+  t0.body = {op(Op::Acquire, 0), op(Op::TmaCopy, 0), op(Op::Commit, 0)};
+  t1.body = {op(Op::Wait, 0), op(Op::Mma, 0), op(Op::Scribble, 1), op(Op::Release, 0)};
+  t2.body = {every(2, 0, {})};
+  for (auto* t : {&t0, &t1, &t2}) t->tile_post = {op(Op::Advance)};
+  p.tasks = {t0, t1, t2};
+  auto v = check(model_of(p), true);
+  ASSERT_EQ(v.verdict, ts::Verdict::Unsafe) << v.report;
+  EXPECT_EQ(v.kind, "race") << v.report;
+  EXPECT_GE(v.length, 1) << v.report;
+}
+
 // Bug: a commit with no acquired stage is never flagged; the checker credits it as a full
 // stage, so the consumer's wait passes. Found as a replay mismatch (checker: race after the
 // uncredited stage was consumed; emulator: the consumer blocks at m2.wait()). Expected:

@@ -37,7 +37,7 @@ std::string emulated_kind(Program const& p) {
     std::ostringstream out;
     tm.print_and_verify(out);
     for (uint64_t seed = 1; seed <= 3; ++seed) {
-      runtime_choices() = RuntimeChoices{seed * 7919, has_tile_loop(p.loop), p.loop == LoopKind::TilesOfDomain};
+      runtime_choices() = RuntimeChoices{seed * 7919, has_tile_loop(p.loop), nested_loops(p.loop)};
       auto got = emulator_failure([&] { ts::cpu::run(tm, {.seed = seed, .detect_races = true}); });
       if (!got.empty()) return got;
     }

@@ -79,6 +79,12 @@ struct Mem : ts::MemoryResource {
   bool more1(ts::ConsumerStage const& si) const { return condition_outcome(1, si.loop_offset, si.work_tile.tile_idx); }
   bool more2(ts::ConsumerStage const& si) const { return condition_outcome(2, si.loop_offset, si.work_tile.tile_idx); }
   bool more3(ts::ConsumerStage const& si) const { return condition_outcome(3, si.loop_offset, si.work_tile.tile_idx); }
+  // The same keys asked in a tile's second domain loop (LoopKind::TilesOfTwoDomains): a
+  // work body cannot tell the loops apart (loop_offset restarts), so they call these.
+  bool more0_loop2(ts::ConsumerStage const& si) const { return condition_outcome(0, si.loop_offset, si.work_tile.tile_idx, 2); }
+  bool more1_loop2(ts::ConsumerStage const& si) const { return condition_outcome(1, si.loop_offset, si.work_tile.tile_idx, 2); }
+  bool more2_loop2(ts::ConsumerStage const& si) const { return condition_outcome(2, si.loop_offset, si.work_tile.tile_idx, 2); }
+  bool more3_loop2(ts::ConsumerStage const& si) const { return condition_outcome(3, si.loop_offset, si.work_tile.tile_idx, 2); }
 };
 
 struct Queue : ts::WorkQueue {

@@ -16,11 +16,14 @@ uint64_t mix(uint64_t x) {
 }
 }  // namespace
 
-bool condition_outcome(int key, long long iteration, int tile) {
+bool condition_outcome(int key, long long iteration, int tile, int loop) {
   auto const& c = runtime_choices();
-  auto it = c.pinned_conditions.find({key, c.tiles && !c.nested ? -1 : iteration, c.tiles ? tile : -1});
+  auto it = c.pinned_conditions.find({key, loop, c.tiles && !c.nested ? -1 : iteration, c.tiles ? tile : -1});
   if (it != c.pinned_conditions.end()) return it->second;
-  return mix(c.salt ^ mix(uint64_t(key) * 1000003u + uint64_t(iteration) * 131u + uint64_t(tile))) & 1;
+  // The second loop's answers are independent of the first's (the first loop's, and every
+  // other shape's, stay what they were).
+  uint64_t second = loop == 2 ? 0x2545f4914f6cdd1dull : 0;
+  return mix(c.salt ^ mix(uint64_t(key) * 1000003u + uint64_t(iteration) * 131u + uint64_t(tile) + second)) & 1;
 }
 
 bool tile_skipped(int tile) {

@@ -46,8 +46,8 @@ void safe_schedule_runs_clean(Program p, std::string const& tag) {
     int const tiles[] = {p.tiles, 1, 3};
     for (uint64_t seed = 1; seed <= 3; ++seed) {
       if (all_k) p.length = lengths[seed - 1];  // the schedules read p.length and p.tiles when run
-      if (p.loop == LoopKind::TilesOfDomain) p.tiles = tiles[seed - 1];
-      runtime_choices() = RuntimeChoices{seed * 7919, has_tile_loop(p.loop), p.loop == LoopKind::TilesOfDomain};
+      if (nested_loops(p.loop)) p.tiles = tiles[seed - 1];
+      runtime_choices() = RuntimeChoices{seed * 7919, has_tile_loop(p.loop), nested_loops(p.loop)};
       std::string said;
       auto got = emulator_failure([&] { ts::cpu::run(tm, {.seed = seed, .detect_races = true}); }, &said);
       RC_LOG() << "length " << p.length << " tiles " << p.tiles << " seed " << seed << "\n" << said << "\nchecker:\n" << rep.checker_text << "\n";

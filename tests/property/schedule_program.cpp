@@ -100,24 +100,32 @@ std::string to_string(Program const& p) {
     if (m.alias_group >= 0) os << " alias(g" << m.alias_group << ", " << m.alias_phase << ")";
     os << "\n";
   }
-  char const* loops[] = {"domain_loop(0, " , "domain_loop(0, runtime(", "work_tile_loop(queue", "work_tile_loop(queue"};
+  char const* loops[] = {"domain_loop(0, ", "domain_loop(0, runtime(", "work_tile_loop(queue", "work_tile_loop(queue",
+                         "work_tile_loop(queue"};
   for (size_t t = 0; t < p.tasks.size(); ++t) {
     auto const& tp = p.tasks[t];
     os << "task T" << t << (p.warps[t] != 1 ? " (" + std::to_string(p.warps[t]) + " warps)" : "") << ":\n";
     print_nodes(os, tp.head, 1);
     os << "  " << loops[int(p.loop)];
-    bool const nested = p.loop == LoopKind::TilesOfDomain;
+    bool const nested = nested_loops(p.loop);
     if (p.loop != LoopKind::Tiles && !nested && int(t) == p.late_start_task) os << "/* start 1 */ ";
     if (p.loop == LoopKind::StaticDomain) os << p.length << ", 1)";
     else if (p.loop == LoopKind::RuntimeDomain) os << p.length << ", \"n\"), 1)";
     else os << (p.skip_tiles ? ", skip_if<empty_tile>)" : ")");
     os << " {\n";
-    if (nested) {  // the domain loop one level in, between the tile's pre and post parts
+    if (nested) {  // the domain loop(s) one level in, between the tile's pre, mid and post parts
+      auto domain_loop = [&](std::vector<Node> const& body) {
+        os << "    domain_loop(" << (int(t) == p.late_start_task ? "1" : "0") << ", runtime(" << p.length
+           << ", \"n\"), 1) {\n";
+        print_nodes(os, body, 3);
+        os << "    }\n";
+      };
       print_nodes(os, tp.tile_pre, 2);
-      os << "    domain_loop(" << (int(t) == p.late_start_task ? "1" : "0") << ", runtime(" << p.length
-         << ", \"n\"), 1) {\n";
-      print_nodes(os, tp.body, 3);
-      os << "    }\n";
+      domain_loop(tp.body);
+      if (p.loop == LoopKind::TilesOfTwoDomains) {
+        print_nodes(os, tp.tile_mid, 2);
+        domain_loop(tp.body2);
+      }
       print_nodes(os, tp.tile_post, 2);
     } else {
       print_nodes(os, tp.body, 2);

@@ -64,19 +64,29 @@ struct MemSpec {
 
 // TilesOfDomain: a persistent kernel's shape, a domain loop of runtime length "n" inside a
 // work-tile loop (per tile: tile_pre, the domain loop over body, tile_post, the advance).
-enum class LoopKind { StaticDomain, RuntimeDomain, Tiles, TilesOfDomain };
-constexpr bool has_tile_loop(LoopKind k) { return k == LoopKind::Tiles || k == LoopKind::TilesOfDomain; }
+// TilesOfTwoDomains: two domain loops of that one bound one after the other in each tile
+// (the ping-pong GEMM producer's shape): tile_pre, the loop over body, tile_mid, the loop
+// over body2, tile_post, the advance.
+enum class LoopKind { StaticDomain, RuntimeDomain, Tiles, TilesOfDomain, TilesOfTwoDomains };
+// A domain loop (or two) inside a work-tile loop.
+constexpr bool nested_loops(LoopKind k) { return k == LoopKind::TilesOfDomain || k == LoopKind::TilesOfTwoDomains; }
+constexpr bool has_tile_loop(LoopKind k) { return k == LoopKind::Tiles || nested_loops(k); }
 constexpr bool has_domain_loop(LoopKind k) { return k != LoopKind::Tiles; }
-constexpr bool runtime_length(LoopKind k) { return k == LoopKind::RuntimeDomain || k == LoopKind::TilesOfDomain; }
+constexpr bool runtime_length(LoopKind k) { return k == LoopKind::RuntimeDomain || nested_loops(k); }
 
 struct TaskProgram {
-  // Before, inside and after the task's loop; tile_pre and tile_post (TilesOfDomain only)
-  // run in each tile before and after its domain loop. Declared last, so the brace form
-  // TaskProgram{head, body, tail} keeps its meaning; lists() gives program order.
-  std::vector<Node> head, body, tail, tile_pre, tile_post;
+  // Before, inside and after the task's loop; tile_pre and tile_post (nested loops only)
+  // run in each tile before its first and after its last domain loop; tile_mid and body2
+  // (TilesOfTwoDomains only) between the loops and in the second loop. Declared last, so
+  // the brace form TaskProgram{head, body, tail} keeps its meaning; lists() gives program order.
+  std::vector<Node> head, body, tail, tile_pre, tile_post, tile_mid, body2;
   // Every node list in program order (the order the recorder numbers the steps in).
-  std::array<std::vector<Node> const*, 5> lists() const { return {&head, &tile_pre, &body, &tile_post, &tail}; }
-  std::array<std::vector<Node>*, 5> lists() { return {&head, &tile_pre, &body, &tile_post, &tail}; }
+  std::array<std::vector<Node> const*, 7> lists() const {
+    return {&head, &tile_pre, &body, &tile_mid, &body2, &tile_post, &tail};
+  }
+  std::array<std::vector<Node>*, 7> lists() { return {&head, &tile_pre, &body, &tile_mid, &body2, &tile_post, &tail}; }
+  // Which domain loop a list of lists() runs in: 1 (body), 2 (body2), 0 (outside the loops).
+  static constexpr int loop_of_list(int i) { return i == 2 ? 1 : i == 4 ? 2 : 0; }
 };
 
 struct Program {
