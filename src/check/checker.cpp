@@ -145,9 +145,24 @@ Checked check_lengths(Model const& model, ProgramSet const& ps, Config base) {
           Config c = base;
           c.length = k;
           auto cr = explore(model, ps, c);
+          std::string over;
+          if (cr.verdict != Verdict::Unsafe && c.every_tile_count && cr.stats.tile_overflow) {
+            // The every-tile-count search stopped at the tile drift before the failure
+            // (a task running tiles ahead of the others): the run over a fixed number of
+            // tiles can still reach it, and gives the concrete witness.
+            Config f = c;
+            f.every_tile_count = false;
+            auto fr = explore(model, ps, f);
+            if (fr.verdict == Verdict::Unsafe) {
+              c = f;
+              cr = std::move(fr);
+              over = " (over " + std::to_string(f.tiles) + " work tiles: the every-tile-count run of this length "
+                     "stopped at the tile drift)";
+            }
+          }
           if (cr.verdict == Verdict::Unsafe) {
             runs.push_back({c, std::move(cr)});
-            scope += "; the shortest failing length is k=" + std::to_string(k);
+            scope += "; the shortest failing length is k=" + std::to_string(k) + over;
             break;
           }
         }

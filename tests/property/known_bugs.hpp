@@ -23,12 +23,13 @@ inline constexpr AvoidKnownBugs kAvoidKnownBugs{
 // executes (src/runtime/cpu/engines.cpp). Regression.EmulatorRecordsAnMmaReadWhenItRuns.
 inline constexpr bool kEmulatorRecordsMmaReadsAtIssue = false;
 
-// Checker gap (found by Emulator.CounterexamplesReplayToTheSameFailure with two domain
-// loops per tile; the one-loop tile shape has it too): a parametric UNSAFE in a tile loop
-// whose concrete witness search (k = 0..256, every tile count) stops at the tile drift
-// before the failure reports the parametric run itself: domain length -1, every event's
-// iteration -1, though a concrete run fails (at k = 1 over 2 tiles). The replay cannot
-// pin condition outcomes per iteration then. Regression.ParametricTileLoopFailureHasAConcreteRun.
-inline constexpr bool kParametricFailureWithoutConcreteRun = true;
+// Checker gap, fixed in stop 39 (found by Emulator.CounterexamplesReplayToTheSameFailure
+// with two domain loops per tile; the one-loop tile shape had it too): a parametric UNSAFE
+// in a tile loop whose concrete witness search (k = 0..256, every tile count) stopped at
+// the tile drift before the failure reported the parametric run itself: domain length -1,
+// every event's iteration -1, though a concrete run fails (at k = 1 over 2 tiles). The
+// witness search now tries the fixed tile count where the every-tile-count run stopped.
+// Regression.ParametricTileLoopFailureHasAConcreteRun.
+inline constexpr bool kParametricFailureWithoutConcreteRun = false;
 
 }  // namespace prop
