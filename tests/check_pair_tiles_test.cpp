@@ -96,22 +96,28 @@ TEST(CheckPairTiles, SequentialLoopsOfOtherBoundsAreRefused) {
 // nothing promises (the loops cover different data). The consumer shares the key, so an
 // outcome per (tile, iteration) alone made the producer's second loop reuse the first's
 // answer and the schedule looked balanced (SAFE for every tile count, stop 38's open gap).
-struct OppositeAnswersInTwoLoops {
+template <class X>
+TS_HD void fill_one(X& x) { x.acquire(); ts::work<&Buf::put>(x); x.commit(); }
+template <class X>
+TS_HD void take_one(X& x) { x.wait(); ts::work<&Buf::take>(x); x.release(); }
+// The first loop fills (kFill) or takes a stage when the method says yes, the second when
+// it says no.
+template <bool kFill>
+struct YesThenNoInTwoLoops {
   template <class S, class F, class X, class Q>
   TS_HD void operator()(S& s, F& f, X& x, Q& q) const {
+    auto one = [&] {
+      if constexpr (kFill) fill_one(x);
+      else take_one(x);
+    };
     s.work_tile_loop(q, [&] {
-      s.domain_loop(0, N(), 1, [&] {
-        auto c = ts::work<&Flags::more>(f);
-        s.when_true(c, [&] { x.acquire(); ts::work<&Buf::put>(x); x.commit(); });
-      });
-      s.domain_loop(0, N(), 1, [&] {
-        auto c = ts::work<&Flags::more>(f);
-        s.when_false(c, [&] { x.acquire(); ts::work<&Buf::put>(x); x.commit(); });
-      });
+      s.domain_loop(0, N(), 1, [&] { s.when_true(ts::work<&Flags::more>(f), one); });
+      s.domain_loop(0, N(), 1, [&] { s.when_false(ts::work<&Flags::more>(f), one); });
       ts::queue_epilogue(q);
     });
   }
 };
+using OppositeAnswersInTwoLoops = YesThenNoInTwoLoops<true>;
 // Takes one stage per iteration whatever the answer (asking the same automatic key).
 struct OnePerIteration {
   template <class S, class F, class X, class Q>
@@ -119,8 +125,8 @@ struct OnePerIteration {
     s.work_tile_loop(q, [&] {
       s.domain_loop(0, N(), 1, [&] {
         auto c = ts::work<&Flags::more>(f);
-        s.when_true(c, [&] { x.wait(); ts::work<&Buf::take>(x); x.release(); });
-        s.when_false(c, [&] { x.wait(); ts::work<&Buf::take>(x); x.release(); });
+        s.when_true(c, [&] { take_one(x); });
+        s.when_false(c, [&] { take_one(x); });
       });
       ts::queue_epilogue(q);
     });
@@ -140,22 +146,7 @@ TEST(CheckPairTiles, AKeyAskedInTwoLoopsOfATileIsTwoOutcomes) {
 // schedule is balanced whatever each loop's method answers. (Where both loops skip, the
 // tasks never meet, so neither the parametric nor the every-tile-count proof applies:
 // concrete lengths over two tiles.)
-struct SameAnswersInTwoLoops {
-  template <class S, class F, class X, class Q>
-  TS_HD void operator()(S& s, F& f, X& x, Q& q) const {
-    s.work_tile_loop(q, [&] {
-      s.domain_loop(0, N(), 1, [&] {
-        auto c = ts::work<&Flags::more>(f);
-        s.when_true(c, [&] { x.wait(); ts::work<&Buf::take>(x); x.release(); });
-      });
-      s.domain_loop(0, N(), 1, [&] {
-        auto c = ts::work<&Flags::more>(f);
-        s.when_false(c, [&] { x.wait(); ts::work<&Buf::take>(x); x.release(); });
-      });
-      ts::queue_epilogue(q);
-    });
-  }
-};
+using SameAnswersInTwoLoops = YesThenNoInTwoLoops<false>;
 TEST(CheckPairTiles, TheSameLoopOfTwoTasksStillSharesItsKey) {
   // At two iterations a task runs its first loop's iteration 1 before the second loop's
   // iteration 0: positions must order the loops, or the second loop's outcome for
@@ -171,7 +162,7 @@ struct ManyLoops {
   TS_HD void operator()(S& s, F&, X& x, Q& q) const {
     s.work_tile_loop(q, [&] {
       for (int i = 0; i < 128; ++i)
-        s.domain_loop(0, N(), 1, [&] { x.acquire(); ts::work<&Buf::put>(x); x.commit(); });
+        s.domain_loop(0, N(), 1, [&] { fill_one(x); });
       ts::queue_epilogue(q);
     });
   }

@@ -79,6 +79,16 @@ TEST(Interpreter, GuardedTmaCopyIsAnEmptyCommitHang) {
   EXPECT_NE(v.report.find("TMA commit without TMA work"), std::string::npos) << v.report;
 }
 
+// A program proved SAFE runs clean on the emulator at 1-3 work tiles and lengths 0, 1, 3.
+void expect_clean_runs(Program p) {
+  for (int tiles : {1, 2, 3})
+    for (int length : {0, 1, 3}) {
+      p.tiles = tiles;
+      p.length = length;
+      EXPECT_EQ(emulated_kind(p), "") << tiles << " tiles, length " << length;
+    }
+}
+
 // The persistent kernel's shape (LoopKind::TilesOfDomain): a domain loop inside the tile
 // loop, a ring filled each iteration (m1) and an operand filled once per tile, read by every
 // iteration and released after the loop (m0, one stage: attention's Q block).
@@ -105,12 +115,7 @@ TEST(Interpreter, PerTileOperandInATileLoopIsSafeAndRunsClean) {
     auto v = check(model_of(p), reduction);
     EXPECT_EQ(v.verdict, ts::Verdict::SafeAllK) << v.report;
   }
-  for (int tiles : {1, 2, 3})
-    for (int length : {0, 1, 3}) {
-      p.tiles = tiles;
-      p.length = length;
-      EXPECT_EQ(emulated_kind(p), "") << tiles << " tiles, length " << length;
-    }
+  expect_clean_runs(p);
 }
 
 // Near miss: the operand released on the loop's last iteration instead of after the loop.
@@ -170,12 +175,7 @@ TEST(Interpreter, TwoLoopsPerTileAreSafeUpToTheStagesAndRunClean) {
   ASSERT_EQ(v.verdict, ts::Verdict::Unsafe) << v.report;
   EXPECT_EQ(v.kind, "deadlock") << v.report;
   EXPECT_EQ(v.length, 4) << v.report;
-  for (int tiles : {1, 2, 3})
-    for (int length : {0, 1, 3}) {
-      p.tiles = tiles;
-      p.length = length;
-      EXPECT_EQ(emulated_kind(p), "") << tiles << " tiles, length " << length;
-    }
+  expect_clean_runs(p);
 }
 
 // Near miss: the consumer's second loop asks m1's key under when_false. Its outcome is
