@@ -136,12 +136,16 @@ Checked check_lengths(Model const& model, ProgramSet const& ps, Config base) {
                 (ps.min_runtime_trip == 0 ? " (a loop that runs no iteration included)"
                                           : " (every runtime-length loop is declared to run at least once)");
       } else if (r.verdict == Verdict::Unsafe) {
-        // The abstraction is exact, so some length fails; find the shortest one so the
-        // timeline and the export are a concrete run.
-        runs.push_back({pc, std::move(r)});
-        parametric_done = true;
-        scope = "parametric proof: UNSAFE for some domain length";
-        for (long long k = ps.min_runtime_trip; k <= kWitnessSearch; ++k) {
+        // Find the shortest failing length, so the timeline and the export are a
+        // concrete run. The abstraction is exact for one loop slot and for lengths that
+        // may differ per tile; where every tile runs the one length, its independent
+        // length per tile is a superset, and a failure must show at one length.
+        bool tiles = false;
+        for (auto const& t : ps.tasks) tiles |= t.has_tile_loop;
+        bool superset = tiles && (base.every_tile_count || base.tiles > 1) && !ps.lengths_vary_per_tile;
+        std::vector<Run> tried;
+        std::string found;
+        for (long long k = ps.min_runtime_trip; k <= kWitnessSearch && found.empty(); ++k) {
           Config c = base;
           c.length = k;
           auto cr = explore(model, ps, c);
@@ -160,12 +164,25 @@ Checked check_lengths(Model const& model, ProgramSet const& ps, Config base) {
                      "stopped at the tile drift)";
             }
           }
-          if (cr.verdict == Verdict::Unsafe) {
-            runs.push_back({c, std::move(cr)});
-            scope += "; the shortest failing length is k=" + std::to_string(k) + over;
-            break;
-          }
+          if (cr.verdict == Verdict::Unsafe) found = "; the shortest failing length is k=" + std::to_string(k) + over;
+          tried.push_back({c, std::move(cr)});
         }
+        if (found.empty() && superset) {
+          // No failure at one length for every tile: the proof's failing run may give
+          // its tiles different lengths, which these bounds cannot. The verdict is that
+          // of the lengths tried (CheckTileLengths.*).
+          runs = std::move(tried);
+          scope = "the parametric proof lets each work tile run a domain length of its own, and its failure does "
+                  "not show with one length in every tile, which is what these loops run (no bound depends on the "
+                  "tile): checked each length k = " +
+                  std::to_string(ps.min_runtime_trip) + ".." + std::to_string(kWitnessSearch) +
+                  " with one length in every tile; longer lengths are not covered";
+          return {std::move(runs), std::move(scope)};
+        }
+        runs.push_back({pc, std::move(r)});
+        parametric_done = true;
+        scope = "parametric proof: UNSAFE for some domain length" + found;
+        if (!found.empty()) runs.push_back(std::move(tried.back()));
       } else {
         scope = "parametric proof did not conclude (" + (r.note.empty() ? std::string("state cap") : r.note) +
                 "); checked the concrete lengths listed";
@@ -189,6 +206,11 @@ Checked check_lengths(Model const& model, ProgramSet const& ps, Config base) {
       }
     }
   }
+  bool any_parametric = false;
+  for (auto const& r : runs) any_parametric |= r.config.parametric;
+  if (ps.any_runtime_loop && ps.lengths_vary_per_tile && !any_parametric)
+    scope += "; each run gives every work tile the same domain length, while a loop bound here may differ between "
+             "tiles: runs whose tiles differ in length are not covered";
   return {std::move(runs), std::move(scope)};
 }
 

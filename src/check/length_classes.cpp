@@ -1,5 +1,6 @@
 #include "ts/check/length_classes.hpp"
 
+#include <algorithm>
 #include <map>
 #include <numeric>
 #include <set>
@@ -72,6 +73,19 @@ std::string class_tasks(Model const& m, LengthClass const& c) {
 }
 
 }  // namespace
+
+bool same_in_every_tile(ir::Block const& loop) {
+  for (auto const* b : {&loop.start, &loop.end, &loop.step}) {
+    if (b->kind == ir::Bound::Kind::Static) continue;
+    if (b->kind == ir::Bound::Kind::PerTile || !b->form_known) return false;
+    for (auto const& term : b->form.terms) {
+      bool named = std::any_of(b->named_values.begin(), b->named_values.end(),
+                               [&](auto const& nv) { return nv.name == term.symbol; });
+      if (!named && term.symbol != "block_idx" && term.symbol != "grid_blocks") return false;
+    }
+  }
+  return true;
+}
 
 std::string loop_length_text(ir::Block const& loop) {
   bool from_zero = loop.start.kind == ir::Bound::Kind::Static && loop.start.value == 0;

@@ -71,6 +71,7 @@ struct Compiler {
         out.has_loop = true;
         out.static_trip = static_trip_count(b);
         if (out.static_trip < 0) ps.any_runtime_loop = true;
+        if (out.static_trip < 0 && tile_region == kInside && !same_in_every_tile(b)) ps.lengths_vary_per_tile = true;
         if (++loops_begun > kMaxLoopsInATile) {
           Diagnostic d;
           d.check = "check.loops-per-tile";

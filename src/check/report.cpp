@@ -38,6 +38,35 @@ std::string lengths_text(Config const& c) {
   for (size_t i = 0; i < c.class_length.size(); ++i) s += (i ? ", " : "") + std::to_string(c.class_length[i]);
   return s + ")";
 }
+
+// Consecutive concrete runs summarised on one line once there are this many.
+constexpr size_t kMergedRange = 8;
+
+// Two concrete runs that differ at most in their length, and have nothing to note.
+bool same_kind_of_run(Run const& a, Run const& b) {
+  auto plain = [](Run const& r) {
+    auto const& s = r.result.stats;
+    return !r.config.parametric && r.config.class_length.empty() && r.result.note.empty() && !s.tile_overflow &&
+           !s.overflow && !s.capped;
+  };
+  return plain(a) && plain(b) && a.config.every_tile_count == b.config.every_tile_count &&
+         a.config.tiles == b.config.tiles && a.config.reduction == b.config.reduction;
+}
+
+void add(Stats& total, Stats const& s) {
+  total.states += s.states;
+  total.complete += s.complete;
+  total.deadlocks += s.deadlocks;
+  total.races += s.races;
+  total.pdl += s.pdl;
+  total.unbalanced += s.unbalanced;
+  total.seconds += s.seconds;
+}
+
+void print_counts(std::ostream& os, Stats const& s) {
+  os << "states=" << s.states << " complete=" << s.complete << " deadlocks=" << s.deadlocks << " races=" << s.races
+     << " pdl_violations=" << s.pdl << " unbalanced=" << s.unbalanced << " seconds=" << s.seconds << "\n";
+}
 }  // namespace
 
 std::string format_report(Model const& m, ProgramSet const& ps, std::vector<Run> const& runs, std::string const& scope) {
@@ -74,13 +103,28 @@ std::string format_report(Model const& m, ProgramSet const& ps, std::vector<Run>
     if (!shown->detail.empty()) os << "  => " << shown->detail << "\n";
     for (auto const& b : shown->blocked) os << "  => " << b << "\n";
   }
-  for (auto const& r : runs) {
+  for (size_t i = 0; i < runs.size(); ++i) {
+    auto const& r = runs[i];
+    // A long range of concrete lengths run alike (the witness search of checker.cpp)
+    // reads as one line; a run with a note keeps its own.
+    size_t j = i;
+    while (j + 1 < runs.size() && same_kind_of_run(runs[j], runs[j + 1]) && runs[j + 1].config.length == runs[j].config.length + 1)
+      ++j;
+    if (j - i + 1 >= kMergedRange) {
+      Stats total;
+      for (size_t n = i; n <= j; ++n) add(total, runs[n].result.stats);
+      os << "Summary (k=" << r.config.length << ".." << runs[j].config.length << ", " << (j - i + 1) << " runs"
+         << (!tiles ? "" : r.config.every_tile_count ? ", every tile count" : ", " + std::to_string(r.config.tiles) + " tiles")
+         << ", " << (r.config.reduction ? "reduced" : "plain BFS") << "): ";
+      print_counts(os, total);
+      i = j;
+      continue;
+    }
     auto const& s = r.result.stats;
     os << "Summary (" << (r.config.parametric ? "all k >= " + std::to_string(r.config.min_length) : ps.any_runtime_loop ? lengths_text(r.config) : std::string("static lengths"))
        << (!tiles ? "" : r.config.every_tile_count ? ", every tile count" : ", " + std::to_string(r.config.tiles) + " tiles")
-       << ", " << (r.config.reduction ? "reduced" : "plain BFS") << "): states=" << s.states
-       << " complete=" << s.complete << " deadlocks=" << s.deadlocks << " races=" << s.races
-       << " pdl_violations=" << s.pdl << " unbalanced=" << s.unbalanced << " seconds=" << s.seconds << "\n";
+       << ", " << (r.config.reduction ? "reduced" : "plain BFS") << "): ";
+    print_counts(os, s);
     if (!r.result.note.empty() && !r.config.parametric && !s.tile_overflow) os << "WARNING: " << r.result.note << ": INCOMPLETE\n";
     if (s.tile_overflow) os << "NOTE: " << r.result.note << "; the every-tile-count search stopped there\n";
     if (s.overflow && r.config.parametric)

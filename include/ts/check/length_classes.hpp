@@ -20,6 +20,12 @@ namespace ts::check {
 // a shared condition key or PDL ordering, directly or through other tasks).
 void assign_length_classes(Model const& m, ProgramSet& ps);
 
+// Whether a domain loop provably runs one length in every work tile: each bound static or
+// a recorded affine form over ts::runtime names, block_idx and grid_blocks only. A
+// per-tile provider, tile_idx, thread or an opaque expression may differ between tiles
+// (conservative: `false` only widens what the checker treats as real runs).
+bool same_in_every_tile(ir::Block const& loop);
+
 // A domain loop's length as printed: "tiles", "chunks(tile) + 1",
 // "block_idx..12 step grid_blocks".
 std::string loop_length_text(ir::Block const& loop);

@@ -221,6 +221,12 @@ struct ProgramSet {
   // A skip whose count is a runtime length: the parametric proof does not apply (the
   // count is the loop length itself, not relative to it); concrete lengths are checked.
   bool runtime_skips = false;
+  // Some runtime-length domain loop inside a work-tile loop has a bound that may differ
+  // from tile to tile (a per-tile provider, tile_idx, an opaque expression). When false,
+  // every tile runs the one length, and the parametric proof's independent length per
+  // tile (loop slot) is a superset of the real runs: its failure must be confirmed at one
+  // length for every tile (check/checker.cpp).
+  bool lengths_vary_per_tile = false;
 };
 
 ProgramSet compile(Model const& m);
