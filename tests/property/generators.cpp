@@ -66,6 +66,9 @@ rc::Gen<Recipe> gen_recipe(AvoidKnownBugs const& avoid) {
       rc::gen::set(&Recipe::loop, gen_loop_kind()),
       rc::gen::set(&Recipe::length, rc::gen::inRange(1, 4)),
       rc::gen::set(&Recipe::skip_tiles, rc::gen::arbitrary<bool>()),
+      // A third of the nested-loop recipes bound their loops per tile (shrinks to "n").
+      rc::gen::set(&Recipe::per_tile_bound,
+                   rc::gen::weightedOneOf<bool>({{2, rc::gen::just(false)}, {1, rc::gen::just(true)}})),
       rc::gen::set(&Recipe::pipes, vector_of(rc::gen::inRange(1, 4), gen_pipe(avoid))),
       rc::gen::set(&Recipe::pdl, rc::gen::weightedOneOf<int>({{6, rc::gen::just(0)}, {1, rc::gen::just(1)}, {1, rc::gen::just(2)}})),
       rc::gen::set(&Recipe::pdl_task, rc::gen::inRange(0, 4)),

@@ -120,19 +120,20 @@ struct Interpreter {
         else s.work_tile_loop(std::get<kQueue>(res), loop_body);
         break;
       case LoopKind::TilesOfDomain:
-        s.work_tile_loop(std::get<kQueue>(res), [&](auto& tile) {
-          x.run(tp.tile_pre, &tile);
-          s.domain_loop(start, ts::runtime(program->length, "n"), 1, loop_body);
-          x.run(tp.tile_post, &tile);
-        });
-        break;
       case LoopKind::TilesOfTwoDomains:  // two loops of the one bound (and start) per tile
         s.work_tile_loop(std::get<kQueue>(res), [&](auto& tile) {
-          x.run(tp.tile_pre, &tile);
-          s.domain_loop(start, ts::runtime(program->length, "n"), 1, loop_body);
-          x.run(tp.tile_mid, &tile);
-          s.domain_loop(start, ts::runtime(program->length, "n"), 1, [&](auto& handle) { x2.run(tp.body2, &handle); });
-          x.run(tp.tile_post, &tile);
+          // The tile's loop(s) over bound `n` (a ts::runtime value or a per-tile provider).
+          auto tile_loops = [&](auto n) {
+            x.run(tp.tile_pre, &tile);
+            s.domain_loop(start, n, 1, loop_body);
+            if (program->loop == LoopKind::TilesOfTwoDomains) {
+              x.run(tp.tile_mid, &tile);
+              s.domain_loop(start, n, 1, [&](auto& handle) { x2.run(tp.body2, &handle); });
+            }
+            x.run(tp.tile_post, &tile);
+          };
+          if (program->per_tile_bound) tile_loops(ts::per_tile<&Queue::length>(std::get<kQueue>(res)));
+          else tile_loops(ts::runtime(program->length, "n"));
         });
         break;
     }

@@ -192,4 +192,44 @@ TEST(Interpreter, TheSecondLoopsKeyIsNotTheFirstLoops) {
   EXPECT_NE(emulated_kind(p), "");
 }
 
+// A per-tile bound against a kernel-wide one (tests/check_tile_lengths_test.cpp has the
+// same schedule written by hand): T1 releases m0 and then writes m1, its alias; T0 rewrites
+// m0 in its next tile before that write only when that tile starts on its last iteration
+// (one iteration) while this one had two. Found by CI (replay property, seed
+// 7346186456070229060) as a wrong UNSAFE of the ts::runtime bound.
+Program long_tile_then_short_tile(bool per_tile_bound) {
+  Program p;
+  p.loop = LoopKind::TilesOfDomain;
+  p.per_tile_bound = per_tile_bound;
+  p.length = 1;
+  p.mem[0] = MemSpec{PipeKind::AsyncAsync, 1, 1, 0, false};
+  p.mem[1] = MemSpec{PipeKind::None, 1, 1, 1, false};
+  p.mem[2] = ring(1);
+  TaskProgram t0, t1;
+  t0.body = {block(Op::LastIter, produce(0)), block(Op::FirstIter, consume(2))};
+  auto drain = consume(0);
+  drain.push_back(op(Op::Scribble, 1));
+  t1.body = {block(Op::LastIter, drain), block(Op::FirstIter, produce(2))};
+  t0.tile_post = t1.tile_post = {op(Op::Advance)};
+  p.tasks = {t0, t1};
+  return p;
+}
+
+TEST(Interpreter, TilesOfDifferentLengthsRaceOnlyUnderAPerTileBound) {
+  auto uniform = long_tile_then_short_tile(false);
+  auto v = check(model_of(uniform), true);
+  EXPECT_TRUE(v.safe()) << v.report;
+  uniform.tiles = 2;
+  uniform.length = 2;
+  EXPECT_EQ(emulated_kind(uniform), "");  // every tile two iterations: nothing races
+
+  auto per_tile = long_tile_then_short_tile(true);
+  v = check(model_of(per_tile), true);
+  ASSERT_EQ(v.verdict, ts::Verdict::Unsafe) << v.report;
+  EXPECT_EQ(v.kind, "race") << v.report;
+  per_tile.tiles = 2;
+  EXPECT_EQ(emulated_kind(per_tile, {2, 1}), "race");  // a long tile, then a short one
+  EXPECT_EQ(emulated_kind(per_tile, {1, 2}), "");  // short then long: T0's tile starts on m2
+}
+
 }  // namespace

@@ -36,7 +36,7 @@ decltype(auto) with_manager(Program const& p, ts::Options o, F&& f) {
   auto flags = ts::resource("flags", Mem{});
   auto pin = ts::resource("pdl_in", PdlIn{});
   auto pout = ts::resource("pdl_out", PdlOut{});
-  auto queue = ts::resource("queue", Queue{{p.tiles, 0}});
+  auto queue = ts::resource("queue", Queue{{p.tiles, 0}, &p.length});
   std::array<ts::Resource<Mem>, kMemSlots> mems{m0, m1, m2, m3};
   auto task = [&](int t) {
     static char const* names[] = {"T0", "T1", "T2", "T3"};

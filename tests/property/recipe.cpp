@@ -377,6 +377,7 @@ Program build_program(Recipe const& r, AvoidKnownBugs const& avoid) {
   b.p.loop = r.loop;
   b.p.length = std::max(1, r.length);
   b.p.skip_tiles = r.loop == LoopKind::Tiles && r.skip_tiles;  // nested loops: no skippable region yet
+  b.p.per_tile_bound = nested_loops(r.loop) && r.per_tile_bound;
   // Only where the shorter loop still runs an iteration: the checker covers domain
   // lengths >= 1 (docs/checker.md, "What is not covered"), so a zero-trip loop would test
   // a claim it does not make.

@@ -106,6 +106,7 @@ struct Recipe {
   LoopKind loop = LoopKind::RuntimeDomain;
   int length = 2;
   bool skip_tiles = false;
+  bool per_tile_bound = false;  // Program::per_tile_bound (nested loops only)
   std::vector<PipeRecipe> pipes;
   int pdl = 0;  // 0: none, 1: wait in the head and launch in the tail, 2: the other way round
   int pdl_task = 0;

@@ -30,7 +30,7 @@ std::string emulator_failure(std::function<void()> const& run, std::string* mess
   }
 }
 
-std::string emulated_kind(Program const& p) {
+std::string emulated_kind(Program const& p, std::vector<int> const& tile_lengths) {
   ts::Options o = quiet_options();
   o.warning_mode = true;  // the emulator runs what the checker may call UNSAFE
   return with_manager(p, o, [&](auto& tm) -> std::string {
@@ -38,6 +38,7 @@ std::string emulated_kind(Program const& p) {
     tm.print_and_verify(out);
     for (uint64_t seed = 1; seed <= 3; ++seed) {
       runtime_choices() = RuntimeChoices{seed * 7919, has_tile_loop(p.loop), nested_loops(p.loop)};
+      runtime_choices().tile_lengths = tile_lengths;
       auto got = emulator_failure([&] { ts::cpu::run(tm, {.seed = seed, .detect_races = true}); });
       if (!got.empty()) return got;
     }

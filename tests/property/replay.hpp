@@ -3,6 +3,7 @@
 #pragma once
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "schedule_program.hpp"
 
@@ -14,7 +15,7 @@ std::string emulator_failure(std::function<void()> const& run, std::string* mess
 
 // What a schedule's emulator runs raise under seeds 1..3 ("" when all ran clean); the
 // checker's verdict does not stop them (warning mode).
-std::string emulated_kind(Program const& p);
+std::string emulated_kind(Program const& p, std::vector<int> const& tile_lengths = {});
 
 // Replays p's counterexample as the replay properties do (at its length and tile count,
 // its condition outcomes pinned) and returns what the emulator raised, or "not unsafe".

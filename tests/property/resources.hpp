@@ -88,7 +88,10 @@ struct Mem : ts::MemoryResource {
 };
 
 struct Queue : ts::WorkQueue {
+  int const* uniform_length = nullptr;  // Program::length, read when the loop starts
   bool empty_tile(ts::WorkTile const& t) const { return tile_skipped(t.tile_idx); }
+  // The per-tile bound of Program::per_tile_bound.
+  long long length(ts::WorkTile const& t) const { return tile_length(t.tile_idx, *uniform_length); }
 };
 struct PdlIn : ts::PdlWait {};
 struct PdlOut : ts::PdlLaunch {};

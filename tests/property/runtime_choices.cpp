@@ -1,5 +1,7 @@
 #include "runtime_choices.hpp"
 
+#include <cstddef>
+
 namespace prop {
 
 RuntimeChoices& runtime_choices() {
@@ -24,6 +26,11 @@ bool condition_outcome(int key, long long iteration, int tile, int loop) {
   // other shape's, stay what they were).
   uint64_t second = loop == 2 ? 0x2545f4914f6cdd1dull : 0;
   return mix(c.salt ^ mix(uint64_t(key) * 1000003u + uint64_t(iteration) * 131u + uint64_t(tile) + second)) & 1;
+}
+
+long long tile_length(int tile, int uniform) {
+  auto const& v = runtime_choices().tile_lengths;
+  return v.empty() ? uniform : v[static_cast<std::size_t>(tile) % v.size()];
 }
 
 bool tile_skipped(int tile) {

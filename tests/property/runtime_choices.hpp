@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <map>
 #include <tuple>
+#include <vector>
 
 namespace prop {
 
@@ -18,6 +19,8 @@ struct RuntimeChoices {
   bool nested = false;  // domain loop(s) inside the tile loop: keyed by both
   std::map<std::tuple<int, int, long long, int>, bool> pinned_conditions;  // (key, loop, iteration, tile)
   std::map<int, bool> pinned_skips;                                   // tile -> skipped
+  // A per-tile bound's length in tile i: tile_lengths[i % size]; empty: the program's length.
+  std::vector<int> tile_lengths;
 };
 
 // The choices the next emulator run uses (the emulator runs one fiber at a time).
@@ -26,5 +29,7 @@ RuntimeChoices& runtime_choices();
 // `loop`: 2 in a tile's second domain loop, else 1.
 bool condition_outcome(int key, long long iteration, int tile, int loop = 1);
 bool tile_skipped(int tile);
+// The domain length of tile `tile` under a per-tile bound; `uniform` when no table is set.
+long long tile_length(int tile, int uniform);
 
 }  // namespace prop

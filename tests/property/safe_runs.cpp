@@ -48,9 +48,18 @@ void safe_schedule_runs_clean(Program p, std::string const& tag) {
       if (all_k) p.length = lengths[seed - 1];  // the schedules read p.length and p.tiles when run
       if (nested_loops(p.loop)) p.tiles = tiles[seed - 1];
       runtime_choices() = RuntimeChoices{seed * 7919, has_tile_loop(p.loop), nested_loops(p.loop)};
+      // A per-tile bound proved for every length: the tiles of a run differ in length
+      // (long then short, a tile of none, short then long), which the proof covers.
+      if (all_k && p.per_tile_bound) {
+        int const L = p.length;
+        std::vector<int> const per_seed[] = {{L + 2, L}, {0}, {L, L + 2, 0}};
+        runtime_choices().tile_lengths = per_seed[seed - 1];
+      }
       std::string said;
       auto got = emulator_failure([&] { ts::cpu::run(tm, {.seed = seed, .detect_races = true}); }, &said);
-      RC_LOG() << "length " << p.length << " tiles " << p.tiles << " seed " << seed << "\n" << said << "\nchecker:\n" << rep.checker_text << "\n";
+      std::string per_tile;
+      for (int n : runtime_choices().tile_lengths) per_tile += (per_tile.empty() ? "" : ", ") + std::to_string(n);
+      RC_LOG() << "length " << p.length << (per_tile.empty() ? "" : " per tile {" + per_tile + "}") << " tiles " << p.tiles << " seed " << seed << "\n" << said << "\nchecker:\n" << rep.checker_text << "\n";
       RC_ASSERT(got == "");
     }
   });

@@ -115,8 +115,9 @@ std::string to_string(Program const& p) {
     os << " {\n";
     if (nested) {  // the domain loop(s) one level in, between the tile's pre, mid and post parts
       auto domain_loop = [&](std::vector<Node> const& body) {
-        os << "    domain_loop(" << (int(t) == p.late_start_task ? "1" : "0") << ", runtime(" << p.length
-           << ", \"n\"), 1) {\n";
+        os << "    domain_loop(" << (int(t) == p.late_start_task ? "1" : "0") << ", ";
+        if (p.per_tile_bound) os << "per_tile(queue.length) /* " << p.length << " unless set per tile */, 1) {\n";
+        else os << "runtime(" << p.length << ", \"n\"), 1) {\n";
         print_nodes(os, body, 3);
         os << "    }\n";
       };

@@ -95,6 +95,10 @@ struct Program {
   int length = 2;             // static length, or the runtime value the emulator runs
   bool skip_tiles = false;    // tile loop with skip_if (every skip pattern is explored)
   int tiles = kTileCount;     // work tiles of the emulator's queue (a replay runs the counterexample's)
+  // Nested loops: the bound is a per-tile provider (Queue::length), so each tile may run a
+  // length of its own (RuntimeChoices::tile_lengths; `length` in every tile when unset),
+  // as attention's K/V loop and the grouped GEMM's K loop do. Else the ts::runtime "n".
+  bool per_tile_bound = false;
   // A task whose domain loop starts at 1 instead of 0 (-1: none): its trip count is one
   // less than the others', which the checker must not assume equal (issue 13.4).
   int late_start_task = -1;
