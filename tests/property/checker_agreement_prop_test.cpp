@@ -26,6 +26,13 @@ void parametric_agrees_at_lengths_0_to_3(Recipe recipe, LoopKind loop) {
   auto param = check(m, false);
   RC_TAG(verdict_name(param.verdict), param.kind);
   RC_PRE(param.verdict != ts::Verdict::Incomplete);
+  // An UNSAFE of a bound that is one length in every tile is a run at one length: the
+  // proof's own run (length -1) stands only for a per-tile bound, whose tiles may differ
+  // (CheckTileLengths.AFailureThatNeedsTwoLengthsIsNotOneOfAKernelWideBound).
+  if (param.unsafe() && !p.per_tile_bound) {
+    RC_LOG() << param.report;
+    RC_ASSERT(param.length >= 0);
+  }
   std::string shortest_kind;
   for (long long k : {0, 1, 2, 3}) {  // the generated loops declare no minimum: k = 0 is a length
     auto c = check(m, false, {k});
