@@ -1,6 +1,9 @@
 // Transition relation of the checker; see semantics.hpp for the state layout.
 #include "semantics.hpp"
 
+#include <stdexcept>
+#include <string>
+
 #include <numeric>
 
 namespace ts::check {
@@ -10,8 +13,13 @@ Semantics::Semantics(Model const& m, ProgramSet const& ps, Config const& cfg) : 
   lay_.tasks = nt;
   int w = nt * 4;
   std::vector<bool> commit_fenced(ps.pipes.size(), false);
-  for (auto const& p : ps.pipes)
-    for (int r : p.commit_fenced_reads) commit_fenced[r] = true;
+  for (size_t i = 0; i < ps.pipes.size(); ++i) {
+    for (int r : ps.pipes[i].commit_fenced_reads) commit_fenced[r] = true;
+    // A fence word keeps the fencing ring's index in kFenceShift bits.
+    if (!ps.pipes[i].commit_fenced_reads.empty() && i + 1 >= (1u << kFenceShift))
+      throw std::length_error("checker: an MMA commit fence on ring " + std::to_string(i) + "; at most " +
+                              std::to_string((1 << kFenceShift) - 2) + " rings before a fencing one");
+  }
   for (auto const& p : ps.pipes) {
     lay_.pipe_off.push_back(w);
     int slots = static_cast<int>(p.consumers.size());
@@ -414,21 +422,19 @@ void Semantics::apply_credit(std::vector<uint16_t>& b, StepInfo const& si) const
         fences |= (b[lay_.pipe_off[r] + 1] & (kUmmaCur | kUmmaPending)) != 0;
       if (!(b[po + 1] & kUmmaCur) && !(fences && !pipe.aliased)) break;
       b[po + 1] = (b[po + 1] & ~kUmmaCur) | kUmmaPending;
-      if (!pipe.lanes) {
-        // The MMA reads released here end when the producer reacquires this stage: after
-        // the acquires of every stage free now (this one last). Items acquired and not
-        // yet given back by this slot hold the other stages.
-        int outstanding = b[po] + (wait_release ? b[po + 2 + 2 * c] : 0) + owed;
-        int until = std::max(1, pipe.stages - outstanding);
-        set_high_byte(b[po + 1], std::max(high_byte(b[po + 1]), until));  // the newest read ends last
-      }
-      // The acquire that ends the read released here ends the fenced rings' reads too
-      // (an older fence, with no read since, covers them already). Only plain pipes fence
-      // (program.cpp, mark_commit_fences), so the countdown above ran.
+      // The MMA reads released here end when the producer reacquires this stage: after
+      // the acquires of every stage free now (this one last). Items acquired and not
+      // yet given back by this slot hold the other stages.
+      int outstanding = b[po] + (wait_release ? b[po + 2 + 2 * c] : 0) + owed;
+      int until = std::max(1, pipe.stages - outstanding);
+      if (!pipe.lanes) set_high_byte(b[po + 1], std::max(high_byte(b[po + 1]), until));  // the newest read ends last
+      // The acquire that reuses this stage ends the fenced rings' reads too, counted down
+      // in the fence word itself: a later release of this pipe, whose stage is reused
+      // later, must not postpone it (an older fence, with no read since, covers them
+      // already). Only plain pipes fence (program.cpp, mark_commit_fences).
       for (int r : pipe.commit_fenced_reads) {
         int fo = lay_.fence_off[r];
-        if ((b[lay_.pipe_off[r] + 1] & (kUmmaCur | kUmmaPending)) && b[fo] == 0)
-          b[fo] = static_cast<uint16_t>(si.pipe + 1);
+        if ((b[lay_.pipe_off[r] + 1] & (kUmmaCur | kUmmaPending)) && b[fo] == 0) b[fo] = fence_word(si.pipe, until);
       }
       break;
     }
@@ -447,21 +453,26 @@ void Semantics::apply_credit(std::vector<uint16_t>& b, StepInfo const& si) const
 // other rings (Pipe::commit_fenced_reads): that release's tcgen05.commit, which completes
 // after every earlier MMA of its task, has arrived on the stage now reacquired.
 void Semantics::end_umma_reads_on_reuse(uint16_t* b, int pipe) const {
-  uint16_t& flags = b[lay_.pipe_off[pipe] + 1];
-  if (ps_.pipes[pipe].lanes || !(flags & kUmmaPending)) return;
-  int left = high_byte(flags) - 1;
-  set_high_byte(flags, std::max(left, 0));
-  if (left > 0) return;
-  flags &= ~kUmmaPending;
-  if (int fo = lay_.fence_off[pipe]; fo >= 0 && !(flags & kUmmaCur)) b[fo] = 0;  // no read left to fence
+  if (ps_.pipes[pipe].lanes) return;
   for (int r : ps_.pipes[pipe].commit_fenced_reads) {
     int fo = lay_.fence_off[r];
-    if (b[fo] != pipe + 1) continue;
+    if (b[fo] == 0 || fence_pipe(b[fo]) != pipe) continue;
+    if (int left = fence_left(b[fo]) - 1; left > 0) {
+      b[fo] = fence_word(pipe, left);
+      continue;
+    }
     uint16_t& f = b[lay_.pipe_off[r] + 1];
     f &= ~(kUmmaCur | kUmmaPending | kUmmaFenced);
     set_high_byte(f, 0);  // no released read left to count down (plain rings only)
     b[fo] = 0;
   }
+  uint16_t& flags = b[lay_.pipe_off[pipe] + 1];
+  if (!(flags & kUmmaPending)) return;
+  int left = high_byte(flags) - 1;
+  set_high_byte(flags, std::max(left, 0));
+  if (left > 0) return;
+  flags &= ~kUmmaPending;
+  if (int fo = lay_.fence_off[pipe]; fo >= 0 && !(flags & kUmmaCur)) b[fo] = 0;  // no read left to fence
 }
 
 // A loop head over a lazily revealed count (the domain length of a loop slot, or the

@@ -57,6 +57,13 @@ enum : uint16_t { kTurnPhase = 64, kTurnRelease = 128 };
 // pipes keep there, while kUmmaPending, the producer acquires left until the newest
 // released MMA read has ended (the acquire that reuses its stage).
 constexpr int kLaneShift = 8;
+// The fence word of an MMA-consumer ring (Layout::fence_off) whose reads a release on
+// another ring fenced: that ring + 1 in the low bits, and the acquires of it left until
+// the fencing release's stage is reused above them (0: no fence).
+constexpr int kFenceShift = 5;
+inline uint16_t fence_word(int pipe, int left) { return static_cast<uint16_t>((pipe + 1) | (left << kFenceShift)); }
+inline int fence_pipe(uint16_t w) { return (w & ((1 << kFenceShift) - 1)) - 1; }
+inline int fence_left(uint16_t w) { return w >> kFenceShift; }
 inline int high_byte(uint16_t flags) { return flags >> kLaneShift; }
 inline void set_high_byte(uint16_t& flags, int v) {
   flags = static_cast<uint16_t>((flags & ((1 << kLaneShift) - 1)) | (v << kLaneShift));

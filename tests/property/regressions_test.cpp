@@ -766,3 +766,63 @@ TEST(Regression, AnMmaCommitNotYetWaitedEndsNothing) {
 }
 
 }  // namespace
+
+namespace {
+// Bug (CI of stop 40, AliasedMmaCommitFence.CounterexamplesReplayToTheSameFailure, seed
+// 13664791670439394478): an MMA read of m0 (every other iteration, 2 stages) is fenced by
+// T1's next release of m3 (a tcgen05.commit, complete after every earlier MMA of T1); the
+// read ends when T0 reacquires that m3 stage. The checker counted that down in m3's one
+// countdown, which every later m3 release reset ("the newest read ends last"), so with two
+// loops per tile (two m3 releases before T0 reacquires the fencing stage) the read never
+// ended before T1's next write of m1, m0's alias: a race the emulator's replay did not
+// see. Expected: the fence ends at the reuse of its own stage; SAFE, clean runs.
+Program fence_outlived_by_later_releases() {
+  using namespace prop::build;
+  Program p;
+  p.loop = LoopKind::TilesOfTwoDomains;
+  p.length = 1;
+  p.mem[0] = MemSpec{PipeKind::TmaUmma, 2, 1, 0, false};
+  p.mem[1] = MemSpec{PipeKind::None, 1, 1, 1, false};
+  p.mem[2] = ring(2);
+  p.mem[3] = MemSpec{PipeKind::TmaUmma, 2, -1, 0, false};
+  std::vector<Node> fill3 = {op(Op::Acquire, 3), op(Op::TmaCopy, 3), op(Op::Commit, 3)};
+  std::vector<Node> read3 = {op(Op::Wait, 3), op(Op::Mma, 3), op(Op::Release, 3)};
+  TaskProgram t0, t1;
+  t0.body = {every(2, 1, {op(Op::Acquire, 0), op(Op::TmaCopy, 0), op(Op::Commit, 0)})};
+  append(t0.body, consume(2));
+  append(t0.body, fill3);
+  t0.body2 = consume(2);
+  append(t0.body2, fill3);
+  t1.body = {every(2, 1, {op(Op::Wait, 0), op(Op::Scribble, 1), op(Op::Mma, 0), op(Op::Release, 0)})};
+  append(t1.body, produce(2));
+  append(t1.body, read3);
+  t1.body2 = produce(2);
+  append(t1.body2, read3);
+  t0.tile_post = t1.tile_post = {op(Op::Advance)};
+  p.tasks = {t0, t1};
+  return p;
+}
+}  // namespace
+
+TEST(Regression, AFenceEndsAtTheReuseOfItsOwnStage) {
+  auto p = fence_outlived_by_later_releases();
+  for (bool reduction : {true, false}) {
+    // The race is real from length 4 (the next m0 read's write comes before T0 reaches the
+    // fencing stage again), where the emulator meets it too; lengths 1-3 are safe.
+    auto v = check(model_of(p), reduction);
+    ASSERT_EQ(v.verdict, ts::Verdict::Unsafe) << v.report;
+    EXPECT_EQ(v.kind, "race") << v.report;
+    EXPECT_EQ(v.length, 4) << v.report;
+    for (long long k : {1, 2, 3}) {
+      auto at = check(model_of(p), reduction, {k});
+      EXPECT_TRUE(at.safe()) << "length " << k << "\n" << at.report;
+    }
+  }
+  p.tiles = 2;
+  for (int length : {1, 2, 3}) {
+    p.length = length;
+    EXPECT_EQ(emulated_kind(p), "") << "length " << length;
+  }
+  p.length = 4;
+  EXPECT_EQ(emulated_kind(p), "race");
+}
